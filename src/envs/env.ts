@@ -1,0 +1,56 @@
+import type { Observation, StepInfo, Task } from '../core/types.ts';
+
+/**
+ * The environment contract: async and Gymnasium-shaped, with named fields instead of tuples.
+ *
+ * - `reset({ task, seed })` starts an episode. With a `task`, the env builds that task's episode
+ *   (from `task.spec`); without one it draws a task from its own task set using `seed`. The same
+ *   task and seed always give the same episode.
+ * - `step(action)` applies one text action. An action that is not admissible never throws: the
+ *   state does not change, the reward is 0 and `info.invalidAction` says why.
+ * - `terminated` means the task itself ended (a purchase, a goal reached or failed for good).
+ *   `truncated` means the episode was cut off from outside (step limit, model failure); the state
+ *   could have gone on, so value bootstrapping must still use it. The two are never merged.
+ * - Stepping after either is an {@link EpisodeEndedError}; stepping before `reset` an
+ *   {@link EnvNotResetError}; using a closed env an {@link EnvClosedError}.
+ * - `close()` frees resources and may be called any number of times.
+ */
+export interface Env {
+  /** Env family, e.g. `webshop`. Tasks with another `env` are refused. */
+  readonly name: string;
+  reset(options?: ResetOptions): Promise<ResetResult>;
+  step(action: string): Promise<StepResult>;
+  close(): Promise<void>;
+}
+
+export interface ResetOptions {
+  task?: Task;
+  seed?: number;
+}
+
+export interface ResetResult {
+  observation: Observation;
+  info: ResetInfo;
+}
+
+export interface ResetInfo {
+  /** The task this episode runs. */
+  task: Task;
+  [key: string]: unknown;
+}
+
+export interface StepResult {
+  observation: Observation;
+  reward: number;
+  terminated: boolean;
+  truncated: boolean;
+  info: StepInfo;
+}
+
+/** Where an env's tasks come from: a fixed, seeded set per split. */
+export interface TaskSource {
+  /** The first `count` tasks of a split, in a fixed order. */
+  tasks(split: TaskSplit, count?: number): Task[];
+}
+
+export type TaskSplit = 'train' | 'test';
