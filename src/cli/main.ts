@@ -1,0 +1,24 @@
+import { Command, CommanderError } from 'commander';
+import { DreamGymError } from '../core/errors.ts';
+import { collectCommand } from './commands/collect.ts';
+import { demoCommand } from './commands/demo.ts';
+import { envsCommand } from './commands/envs.ts';
+import { playCommand } from './commands/play.ts';
+
+const program = new Command('dreamgym')
+  .description('Train LLM-agent policies with RL on synthesized experience (after DreamGym, 2025).')
+  .version('0.1.0')
+  .showHelpAfterError('(run with --help for usage)');
+
+for (const register of [demoCommand, collectCommand, playCommand, envsCommand]) register(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  if (error instanceof DreamGymError) {
+    console.error(`error: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}

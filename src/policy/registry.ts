@@ -1,0 +1,35 @@
+import { ConfigError } from '../core/errors.ts';
+import { WebShopExpert } from './experts/webshop-expert.ts';
+import type { Policy } from './policy.ts';
+import { RandomPolicy } from './random-policy.ts';
+
+export interface PolicyOptions {
+  /** Env family the policy will act in (experts are per env). */
+  env: string;
+  /** Experts' mistake rate. */
+  epsilon?: number;
+}
+
+const EXPERTS: Record<string, (o: PolicyOptions) => Policy> = {
+  webshop: (o) => new WebShopExpert({ epsilon: o.epsilon ?? 0 }),
+};
+
+const POLICIES: Record<string, (o: PolicyOptions) => Policy> = {
+  expert: (o) => {
+    const make = EXPERTS[o.env];
+    if (!make) {
+      throw new ConfigError(`no scripted expert for env "${o.env}"; experts exist for: ${Object.keys(EXPERTS).join(', ')}.`);
+    }
+    return make(o);
+  },
+  random: () => new RandomPolicy(),
+};
+
+export const POLICY_NAMES = Object.keys(POLICIES);
+
+/** A policy by name; an unknown name lists the known ones. */
+export function makePolicy(name: string, options: PolicyOptions): Policy {
+  const make = POLICIES[name];
+  if (!make) throw new ConfigError(`unknown policy "${name}"; available: ${POLICY_NAMES.join(', ')}.`);
+  return make(options);
+}
