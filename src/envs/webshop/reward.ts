@@ -85,7 +85,10 @@ const COLOR_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
  * `transparent`. Other option values (sizes, flavors) pass through with only the first three.
  */
 export function normalizeColor(value: string): string {
-  let text = value.toLowerCase().replace(/[-_\s]+/g, ' ').trim();
+  let text = value
+    .toLowerCase()
+    .replace(/[-_\s]+/g, ' ')
+    .trim();
   for (const [pattern, canonical] of COLOR_PHRASES) text = text.replace(pattern, canonical);
   return text
     .split(' ')

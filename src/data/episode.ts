@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { Rng } from '../core/rng.ts';
+import type { Provenance, Step, Task, Trajectory } from '../core/types.ts';
+import type { Env } from '../envs/env.ts';
+import type { Policy } from '../policy/policy.ts';
+
+export interface EpisodeOptions {
+  task?: Task;
+  /** Seeds the env's task draw (when no task is given) and the policy's random stream. */
+  seed: number;
+  provenance: Provenance;
+  /** Safety stop for envs without a step limit. Default 1,000. */
+  maxSteps?: number;
+}
+
+/**
+ * Plays one episode of `policy` in `env` and records it as a {@link Trajectory}. Stops when the
+ * env terminates or truncates; an env that does neither within `maxSteps` is a bug, so it throws.
+ */
+export async function runEpisode(
+  env: Env,
+  policy: Policy,
+  options: EpisodeOptions,
+): Promise<Trajectory> {
+  const startedAt = new Date().toISOString();
+  const resetOptions = options.task
+    ? { task: options.task, seed: options.seed }
+    : { seed: options.seed };
+  const { observation: initial, info } = await env.reset(resetOptions);
+  const rng = new Rng(options.seed).fork('policy');
+  const steps: Step[] = [];
+  const maxSteps = options.maxSteps ?? 1000;
+  let observation = initial;
+  while (steps.length < maxSteps) {
+    const decision = await policy.act(observation, { task: info.task, history: steps, rng });
+    const result = await env.step(decision.action);
+    const step: Step = {
+      action: decision.action,
+      observation: result.observation,
+      reward: result.reward,
+      terminated: result.terminated,
+      truncated: result.truncated,
+      info: result.info,
+    };
+    if (decision.reasoning !== undefined) step.reasoning = decision.reasoning;
+    steps.push(step);
+    observation = result.observation;
+    if (result.terminated || result.truncated) break;
+  }
+  const last = steps.at(-1);
+  if (!last || !(last.terminated || last.truncated)) {
+    throw new Error(
+      `${env.name}: episode did not end within ${maxSteps} steps; wrap the env in a TimeLimit.`,
+    );
+  }
+  const trajectory: Trajectory = {
+    id: randomUUID(),
+    env: env.name,
+    task: info.task,
+    initial,
+    steps,
+    provenance: options.provenance,
+    policyId: policy.id,
+    seed: options.seed,
+    startedAt,
+    endedAt: new Date().toISOString(),
+  };
+  return trajectory;
+}
