@@ -10,8 +10,8 @@
  *   100 whenever one phrase's words are a subset of the other's, so `free aluminum` matches
  *   `aluminum free` and `skin` matches `sensitive skin`.
  * - N_opt counts the goal option values that some selected value matches (at most once each), both
- *   sides put through `normalizeColor` first. A selected `size` must equal the goal value exactly,
- *   as in WebShop: fuzzily `x-large` would match `large`, and `3 ounce (pack of 2)` `2.6 ounce`.
+ *   sides put through `normalizeColor` first. A selected `size` must equal the goal value exactly:
+ *   fuzzily `x-large` would match `large`, and `3 ounce (pack of 2)` `2.6 ounce` (our departure).
  * - r_type checks the product is the right kind of thing. `queryMatch`: same `productType`.
  *   `categoryMatch`: at least 2 breadcrumb entries in common. `titleScore`: the share of the goal
  *   name's nouns (see `nouns.ts`; repeats count in the denominator, as in WebShop) that are also
@@ -19,7 +19,7 @@
  *   `queryMatch`, `categoryMatch`, `titleScore > 0.2` holds; then 0.1 if `titleScore < 0.1`; then 0
  *   if `titleScore` is 0. A title sharing no noun with the goal thus scores 0 whatever else matches.
  *
- * Two departures from WebShop, both to keep each goal option worth at most one point: WebShop loops
+ * Two more departures from WebShop, both to keep each goal option worth at most one point: WebShop loops
  * over the selected options, so one goal value could be matched by several selections and push
  * r_option above 1; and it also counted a selected value found in the title, features or
  * description even when it was not the wanted one.
