@@ -21,7 +21,9 @@ await mkdir(join(here, 'results'), { recursive: true });
 for (const file of files) {
   const name = basename(file, '.bench.ts');
   console.log(`\n== ${name}`);
-  const mod = (await import(pathToFileURL(join(here, file)).href)) as { default: () => Promise<unknown> };
+  const mod = (await import(pathToFileURL(join(here, file)).href)) as {
+    default: () => Promise<unknown>;
+  };
   const results = await mod.default();
   const out = join(here, 'results', `${name}.json`);
   const report = { name, date: new Date().toISOString(), machine: machineInfo(), results };

@@ -6,9 +6,8 @@
 import { Rng } from '../src/core/rng.ts';
 import { runEpisode } from '../src/data/episode.ts';
 import { getCatalog } from '../src/envs/webshop/catalog.ts';
-import { webshopTasks } from '../src/envs/webshop/goals.ts';
+import { webshopSpec, webshopTasks } from '../src/envs/webshop/goals.ts';
 import { catalogSearch } from '../src/envs/webshop/search.ts';
-import type { WebShopTaskSpec } from '../src/envs/webshop/types.ts';
 import { makeWebShop, WebShopEnv } from '../src/envs/webshop/webshop-env.ts';
 import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
 import { measure, timeOnce } from './measure.ts';
@@ -27,7 +26,7 @@ export default async function webshopBench() {
     const index = catalogSearch(products);
     const tasks = webshopTasks(id, products, 'test', 200);
     const queries = tasks.map((t) => {
-      const goal = (t.spec as unknown as WebShopTaskSpec).goal;
+      const { goal } = webshopSpec(t);
       return [...goal.attributes, goal.productType].join(' ');
     });
     const search = await measure((i) => index.search(queries[i % queries.length] as string), {
@@ -36,9 +35,8 @@ export default async function webshopBench() {
 
     const env = new WebShopEnv({ catalog: id, split: 'test' });
     await env.reset({ task: tasks[0] });
-    await env.step(`search[${queries[0]}]`);
-    const firstAsin = (await env.step('click[Back to Search]'), await env.step(`search[${queries[0]}]`))
-      .observation.actions?.find((a) => /^click\[B0/i.test(a)) as string;
+    const resultsPage = await env.step(`search[${queries[0]}]`);
+    const firstAsin = resultsPage.observation.actions?.find((a) => /^click\[B0/i.test(a)) as string;
     // Alternate between opening an item and going back: every timed call is one click step.
     const click = await measure((i) => env.step(i % 2 === 0 ? firstAsin : 'click[< Prev]'), {
       iterations: 2000,

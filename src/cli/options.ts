@@ -14,7 +14,8 @@ export function intOption(min: number, max = Number.MAX_SAFE_INTEGER) {
 /** Commander parser for a probability in [0, 1]. */
 export function probabilityOption(value: string): number {
   const x = Number(value);
-  if (!(x >= 0 && x <= 1)) throw new InvalidArgumentError(`expected a number from 0 to 1, got "${value}".`);
+  if (!(x >= 0 && x <= 1))
+    throw new InvalidArgumentError(`expected a number from 0 to 1, got "${value}".`);
   return x;
 }
 

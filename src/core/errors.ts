@@ -19,9 +19,7 @@ export class EnvNotResetError extends DreamGymError {
 export class EpisodeEndedError extends DreamGymError {
   override name = 'EpisodeEndedError';
   constructor(env: string, how: 'terminated' | 'truncated') {
-    super(
-      `${env}: step() called after the episode ${how}. Call reset() to start a new episode.`,
-    );
+    super(`${env}: step() called after the episode ${how}. Call reset() to start a new episode.`);
   }
 }
 

@@ -124,5 +124,5 @@ export function finalReward(trajectory: Trajectory): number {
 /** An episode succeeded when it terminated (not truncated) with reward 1. */
 export function isSuccess(trajectory: Trajectory): boolean {
   const last = trajectory.steps.at(-1);
-  return last !== undefined && last.terminated && last.reward >= 1;
+  return last?.terminated === true && last.reward >= 1;
 }

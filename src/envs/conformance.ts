@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EnvClosedError, EnvNotResetError, EpisodeEndedError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
-import { isActionTemplate, type Observation, type Task } from '../core/types.ts';
+import { isActionTemplate, type Observation, type Step, type Task } from '../core/types.ts';
 import { fillTemplate } from './actions.ts';
 import type { Env, StepResult } from './env.ts';
 
@@ -18,7 +18,7 @@ export interface ConformanceOptions {
    * A policy that ends episodes (terminated) within `maxSteps`. Without one, the suite walks
    * randomly through admissible actions and expects the walk to end.
    */
-  solve?: (observation: Observation, task: Task) => string;
+  solve?: (observation: Observation, task: Task, history: readonly Step[]) => Promise<string>;
   /** Steps allowed to reach the end of an episode (default 200). */
   maxSteps?: number;
 }
@@ -43,8 +43,10 @@ export function runEnvConformance(options: ConformanceOptions): void {
   /** A seeded walk: the policy if given, else a random admissible action. */
   const chooser = (seed: number, task: Task) => {
     const rng = new Rng(seed);
-    return (observation: Observation): string => {
-      if (options.solve) return options.solve(observation, task);
+    const history: Step[] = [];
+    return async (observation: Observation, previous?: Step): Promise<string> => {
+      if (previous) history.push(previous);
+      if (options.solve) return options.solve(observation, task, history);
       const actions = observation.actions ?? [];
       expect(actions.length, 'a walk needs admissible actions').toBeGreaterThan(0);
       const action = rng.pick(actions);
@@ -60,7 +62,7 @@ export function runEnvConformance(options: ConformanceOptions): void {
     const trace: Array<{ action: string } & StepResult> = [];
     let current = observation;
     for (let t = 0; t < maxSteps; t++) {
-      const action = choose(current);
+      const action = await choose(current, trace.at(-1));
       const result = await env.step(action);
       trace.push({ action, ...result });
       current = result.observation;
@@ -147,6 +149,8 @@ export function runEnvConformance(options: ConformanceOptions): void {
         expect(last, 'the episode took no step').toBeDefined();
         expect(last?.terminated || last?.truncated, `no end within ${maxSteps} steps`).toBe(true);
         expect(last?.terminated && last?.truncated).toBe(false);
+        if (options.solve)
+          expect(last?.terminated, 'the solving policy should terminate').toBe(true);
         for (const step of trace.slice(0, -1)) {
           expect(step.terminated || step.truncated).toBe(false);
         }
@@ -162,7 +166,7 @@ export function runEnvConformance(options: ConformanceOptions): void {
         const { observation, info } = await env.reset({ seed: 8 });
         const snapshot = structuredClone(observation);
         const choose = chooser(8, info.task);
-        await env.step(choose(observation));
+        await env.step(await choose(observation));
         expect(observation).toEqual(snapshot);
       });
     });

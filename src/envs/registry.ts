@@ -19,14 +19,21 @@ export interface EnvEntry {
 }
 
 const webshopOptions = (o: EnvOptions) => ({
-  catalog: { seed: o.catalogSeed ?? 0, ...(o.catalogSize !== undefined && { size: o.catalogSize }) },
+  catalog: {
+    seed: o.catalogSeed ?? 0,
+    ...(o.catalogSize !== undefined && { size: o.catalogSize }),
+  },
   ...(o.split !== undefined && { split: o.split }),
 });
 
 export const ENVS: Record<string, EnvEntry> = {
   webshop: {
     description: 'text web shop after WebShop: search[query], click[label]; generated catalog',
-    make: (o) => makeWebShop({ ...webshopOptions(o), ...(o.maxSteps !== undefined && { maxSteps: o.maxSteps }) }),
+    make: (o) =>
+      makeWebShop({
+        ...webshopOptions(o),
+        ...(o.maxSteps !== undefined && { maxSteps: o.maxSteps }),
+      }),
     tasks: (o) => new WebShopEnv(webshopOptions(o)),
   },
 };

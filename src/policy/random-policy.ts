@@ -11,7 +11,8 @@ export class RandomPolicy implements Policy {
 
   async act(observation: Observation, { rng }: PolicyContext): Promise<PolicyAction> {
     const actions = observation.actions ?? [];
-    if (actions.length === 0) throw new Error('RandomPolicy needs an env that lists admissible actions.');
+    if (actions.length === 0)
+      throw new Error('RandomPolicy needs an env that lists admissible actions.');
     const action = rng.pick(actions);
     const logProb = -Math.log(actions.length);
     if (!isActionTemplate(action)) return { action, logProb };

@@ -18,7 +18,9 @@ const POLICIES: Record<string, (o: PolicyOptions) => Policy> = {
   expert: (o) => {
     const make = EXPERTS[o.env];
     if (!make) {
-      throw new ConfigError(`no scripted expert for env "${o.env}"; experts exist for: ${Object.keys(EXPERTS).join(', ')}.`);
+      throw new ConfigError(
+        `no scripted expert for env "${o.env}"; experts exist for: ${Object.keys(EXPERTS).join(', ')}.`,
+      );
     }
     return make(o);
   },
@@ -30,6 +32,7 @@ export const POLICY_NAMES = Object.keys(POLICIES);
 /** A policy by name; an unknown name lists the known ones. */
 export function makePolicy(name: string, options: PolicyOptions): Policy {
   const make = POLICIES[name];
-  if (!make) throw new ConfigError(`unknown policy "${name}"; available: ${POLICY_NAMES.join(', ')}.`);
+  if (!make)
+    throw new ConfigError(`unknown policy "${name}"; available: ${POLICY_NAMES.join(', ')}.`);
   return make(options);
 }

@@ -14,7 +14,9 @@ import { progressBar } from '../progress.ts';
 export function demoCommand(program: Command): void {
   program
     .command('demo')
-    .description('run the scripted expert and a random policy on webshop test tasks and compare them')
+    .description(
+      'run the scripted expert and a random policy on webshop test tasks and compare them',
+    )
     .option('--episodes <n>', 'episodes per policy', intOption(1), 200)
     .option('--seed <n>', 'seed', intOption(0), 0)
     .action(async (o) => {
@@ -25,7 +27,9 @@ export function demoCommand(program: Command): void {
         makePolicy('expert', { env: 'webshop', epsilon: 0.3 }),
         makePolicy('random', { env: 'webshop' }),
       ];
-      console.log(`webshop: ${o.episodes} episodes per policy on held-out test tasks (seed ${o.seed})\n`);
+      console.log(
+        `webshop: ${o.episodes} episodes per policy on held-out test tasks (seed ${o.seed})\n`,
+      );
       const rows: string[][] = [];
       for (const policy of policies) {
         const env = entry.make({ split: 'test' });

@@ -6,6 +6,7 @@ export function envsCommand(program: Command): void {
     .command('envs')
     .description('list the built-in environments')
     .action(() => {
-      for (const [name, entry] of Object.entries(ENVS)) console.log(`${name.padEnd(10)} ${entry.description}`);
+      for (const [name, entry] of Object.entries(ENVS))
+        console.log(`${name.padEnd(10)} ${entry.description}`);
     });
 }

@@ -10,7 +10,9 @@ function show(observation: Observation): void {
   console.log(`\n${observation.text}\n`);
   const actions = observation.actions ?? [];
   actions.forEach((action, i) => {
-    console.log(`  ${String(i + 1).padStart(2)}. ${action}${isActionTemplate(action) ? '   (type it with your text)' : ''}`);
+    console.log(
+      `  ${String(i + 1).padStart(2)}. ${action}${isActionTemplate(action) ? '   (type it with your text)' : ''}`,
+    );
   });
 }
 
@@ -24,7 +26,11 @@ export function playCommand(program: Command): void {
     .option('--catalog-size <n>', 'webshop: products in the generated catalog', intOption(10))
     .option('--catalog-seed <n>', 'webshop: catalog seed', intOption(0))
     .action(async (o) => {
-      const env = envEntry(o.env).make({ split: o.split, catalogSize: o.catalogSize, catalogSeed: o.catalogSeed });
+      const env = envEntry(o.env).make({
+        split: o.split,
+        catalogSize: o.catalogSize,
+        catalogSeed: o.catalogSeed,
+      });
       const rl = createInterface({ input: process.stdin, output: process.stdout });
       try {
         let { observation, info } = await env.reset({ seed: o.seed });
@@ -56,7 +62,9 @@ export function playCommand(program: Command): void {
           if (result.info.invalidAction) console.log(`invalid: ${result.info.invalidAction}`);
           else show(observation);
           if (result.terminated || result.truncated) {
-            const how = result.terminated ? 'terminated' : `truncated (${result.info.truncatedBy ?? 'cut off'})`;
+            const how = result.terminated
+              ? 'terminated'
+              : `truncated (${result.info.truncatedBy ?? 'cut off'})`;
             console.log(`\nepisode ${how} after ${t} steps; reward ${total.toFixed(3)}`);
             const { invalidAction: _, truncatedBy: __, ...details } = result.info;
             if (Object.keys(details).length > 0) console.log(JSON.stringify(details, null, 2));

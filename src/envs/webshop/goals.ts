@@ -11,7 +11,7 @@
  * share a task and asking for more tasks never changes the ones already drawn.
  */
 
-import { ConfigError } from '../../core/errors.ts';
+import { ConfigError, TaskError } from '../../core/errors.ts';
 import { Rng } from '../../core/rng.ts';
 import type { Task } from '../../core/types.ts';
 import type { TaskSplit } from '../env.ts';
@@ -113,6 +113,23 @@ function wantedAttributes(rng: Rng, target: Product): string[] {
     weights.splice(k, 1);
   }
   return chosen;
+}
+
+/**
+ * The webshop spec of a task (its catalog and goal), or a {@link TaskError} saying why the task
+ * cannot run in the real webshop (another env, or a generated task without a spec).
+ */
+export function webshopSpec(task: Task): WebShopTaskSpec {
+  if (task.env !== 'webshop') {
+    throw new TaskError(`task ${task.id} is for env "${task.env}", not "webshop".`);
+  }
+  const spec = task.spec as Partial<WebShopTaskSpec> | undefined;
+  if (!spec?.goal || !spec.catalog) {
+    throw new TaskError(
+      `task ${task.id} has no webshop spec (catalog and goal); a generated task without a spec can only run in a synthetic env.`,
+    );
+  }
+  return spec as WebShopTaskSpec;
 }
 
 /**

@@ -1,12 +1,25 @@
-import { EnvClosedError, EnvNotResetError, EpisodeEndedError, TaskError } from '../../core/errors.ts';
+import {
+  EnvClosedError,
+  EnvNotResetError,
+  EpisodeEndedError,
+  TaskError,
+} from '../../core/errors.ts';
 import { Rng } from '../../core/rng.ts';
 import type { Observation, StepInfo, Task } from '../../core/types.ts';
 import { parseBracketAction } from '../actions.ts';
 import type { Env, ResetOptions, ResetResult, StepResult, TaskSource, TaskSplit } from '../env.ts';
 import { TimeLimit } from '../wrappers/time-limit.ts';
 import { DEFAULT_CATALOG_SIZE, getCatalog } from './catalog.ts';
-import { TEST_TASK_COUNT, webshopTask, webshopTasks } from './goals.ts';
-import { BUTTONS, detailPage, donePage, itemPage, type Page, resultsPage, searchPage } from './pages.ts';
+import { TEST_TASK_COUNT, webshopSpec, webshopTask, webshopTasks } from './goals.ts';
+import {
+  BUTTONS,
+  detailPage,
+  donePage,
+  itemPage,
+  type Page,
+  resultsPage,
+  searchPage,
+} from './pages.ts';
 import { webshopReward } from './reward.ts';
 import { type CatalogSearch, catalogSearch, MAX_RESULTS, RESULTS_PER_PAGE } from './search.ts';
 import type { CatalogId, Product, WebShopTaskSpec } from './types.ts';
@@ -113,22 +126,14 @@ export class WebShopEnv implements Env, TaskSource {
   }
 
   private checkTask(task: Task): WebShopTaskSpec {
-    if (task.env !== this.name) {
-      throw new TaskError(`task ${task.id} is for env "${task.env}", not "${this.name}".`);
-    }
-    const spec = task.spec as Partial<WebShopTaskSpec> | undefined;
-    if (!spec?.goal || !spec.catalog) {
-      throw new TaskError(
-        `task ${task.id} has no webshop spec (catalog and goal); a generated task without a spec can only run in a synthetic env.`,
-      );
-    }
+    const spec = webshopSpec(task);
     const { seed, size } = spec.catalog;
     if (seed !== this.catalogId.seed || size !== this.catalogId.size) {
       throw new TaskError(
         `task ${task.id} comes from catalog seed ${seed} size ${size}, but this env has seed ${this.catalogId.seed} size ${this.catalogId.size}; create the env with catalog { seed: ${seed}, size: ${size} }.`,
       );
     }
-    return spec as WebShopTaskSpec;
+    return spec;
   }
 
   private search(query: string): StepResult {
@@ -236,12 +241,22 @@ export class WebShopEnv implements Env, TaskSource {
   }
 
   private invalid(reason: string): StepResult {
-    return { observation: this.observe(), reward: 0, terminated: false, truncated: false, info: { invalidAction: reason } };
+    return {
+      observation: this.observe(),
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      info: { invalidAction: reason },
+    };
   }
 
   private observe(): Observation {
     const page = this.current as Page;
-    return { text: page.text, instruction: this.task?.instruction ?? '', actions: [...page.actions] };
+    return {
+      text: page.text,
+      instruction: this.task?.instruction ?? '',
+      actions: [...page.actions],
+    };
   }
 }
 

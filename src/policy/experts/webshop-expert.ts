@@ -1,8 +1,9 @@
 import type { Rng } from '../../core/rng.ts';
 import type { Observation, Step } from '../../core/types.ts';
 import { parseBracketAction } from '../../envs/actions.ts';
+import { webshopSpec } from '../../envs/webshop/goals.ts';
 import { BUTTONS } from '../../envs/webshop/pages.ts';
-import type { Goal, WebShopTaskSpec } from '../../envs/webshop/types.ts';
+import type { Goal } from '../../envs/webshop/types.ts';
 import type { Policy, PolicyAction, PolicyContext } from '../policy.ts';
 
 export interface WebShopExpertOptions {
@@ -36,10 +37,11 @@ export class WebShopExpert implements Policy {
     this.id = `webshop-expert(eps=${this.epsilon})`;
   }
 
-  async act(observation: Observation, { task, history, rng }: PolicyContext): Promise<PolicyAction> {
-    const spec = task.spec as WebShopTaskSpec | undefined;
-    if (!spec?.goal) throw new Error(`WebShopExpert needs a webshop task with a goal; ${task.id} has none.`);
-    const goal = spec.goal;
+  async act(
+    observation: Observation,
+    { task, history, rng }: PolicyContext,
+  ): Promise<PolicyAction> {
+    const { goal } = webshopSpec(task);
     const actions = observation.actions ?? [];
     const slip = () => rng.chance(this.epsilon);
 
@@ -54,7 +56,10 @@ export class WebShopExpert implements Policy {
   private search(goal: Goal, history: readonly Step[], rng: Rng, vague: boolean): PolicyAction {
     const searches = history.filter((s) => s.action.startsWith('search[')).length;
     if (searches > 0) {
-      return { action: `search[${goal.name}]`, reasoning: 'the target was not listed; search its title' };
+      return {
+        action: `search[${goal.name}]`,
+        reasoning: 'the target was not listed; search its title',
+      };
     }
     if (vague) {
       const words = rng.chance(0.5) ? [goal.productType] : rng.sample(goal.attributes, 1);
@@ -66,7 +71,12 @@ export class WebShopExpert implements Policy {
     };
   }
 
-  private onResults(goal: Goal, actions: readonly string[], rng: Rng, wrongItem: boolean): PolicyAction {
+  private onResults(
+    goal: Goal,
+    actions: readonly string[],
+    rng: Rng,
+    wrongItem: boolean,
+  ): PolicyAction {
     const products = actions.filter(isProductClick);
     const target = click(goal.asin);
     const others = products.filter((a) => a.toLowerCase() !== target.toLowerCase());
@@ -100,7 +110,8 @@ export class WebShopExpert implements Policy {
         const wrong = actions.filter(
           (a) => a.startsWith('click[') && !isButton(a) && a.toLowerCase() !== action.toLowerCase(),
         );
-        if (wrong.length > 0) return { action: rng.pick(wrong), reasoning: 'a wrong option (noise)' };
+        if (wrong.length > 0)
+          return { action: rng.pick(wrong), reasoning: 'a wrong option (noise)' };
       }
       return { action, reasoning: `select the wanted option ${value}` };
     }
