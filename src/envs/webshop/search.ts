@@ -1,4 +1,4 @@
-import MiniSearch from 'minisearch';
+import { Bm25Index } from './bm25.ts';
 import type { Product } from './types.ts';
 
 /** WebShop shows at most 50 results for a query, 10 per page. */
@@ -14,7 +14,7 @@ const STOPWORDS = new Set(
 );
 
 /**
- * Index terms: lower-cased, stopwords dropped, a plural `s` stripped so that `shoes` finds
+ * Normalises one word: lower-cased, stopwords dropped, a plural `s` stripped so that `shoes` finds
  * `shoe` (a light stand-in for the Porter stemmer of WebShop's Lucene index).
  */
 export function normalizeTerm(term: string): string | null {
@@ -26,54 +26,41 @@ export function normalizeTerm(term: string): string | null {
   return lower;
 }
 
-interface SearchDocument {
-  id: number;
-  title: string;
-  productType: string;
-  attributes: string;
-  description: string;
+/** Index terms of a text: words and numbers, normalised by {@link normalizeTerm}. */
+export function searchTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const word of text.split(/[^\p{L}\p{N}]+/u)) {
+    const term = normalizeTerm(word);
+    if (term) out.push(term);
+  }
+  return out;
 }
 
+/** Field weights: a word in the title or product type counts twice one in the description. */
+const FIELD_WEIGHTS = { title: 2, productType: 2, attributes: 1.5, description: 1 };
+
 /**
- * BM25 full-text search over the catalog's titles, product types, attributes and descriptions
- * (MiniSearch's BM25+ ranking). Results are product indices into the catalog array, best first.
+ * BM25 full-text search over the catalog's titles, product types, attributes and descriptions.
+ * Results are product indices into the catalog array, best first.
  */
 export class CatalogSearch {
-  private readonly index: MiniSearch<SearchDocument>;
+  private readonly index: Bm25Index;
 
   constructor(products: readonly Product[]) {
-    this.index = new MiniSearch<SearchDocument>({
-      fields: ['title', 'productType', 'attributes', 'description'],
-      storeFields: [],
-      processTerm: normalizeTerm,
-      searchOptions: {
-        boost: { title: 2, productType: 2, attributes: 1.5 },
-        combineWith: 'OR',
-      },
-    });
-    this.index.addAll(
-      products.map((p, id) => ({
-        id,
-        title: p.title,
-        productType: p.productType,
-        attributes: p.attributes.join(' ; '),
-        description: p.description,
-      })),
-    );
+    const documents = products.map((p) => ({
+      title: p.title,
+      productType: p.productType,
+      attributes: p.attributes.join(' ; '),
+      description: p.description,
+    }));
+    this.index = new Bm25Index(documents, FIELD_WEIGHTS, searchTerms);
   }
 
   /** Indices of the best `limit` products for a free-text query; empty for an empty query. */
   search(query: string, limit = MAX_RESULTS): number[] {
-    const hits = this.index.search(query);
-    const out: number[] = [];
-    for (const hit of hits) {
-      if (out.length >= limit) break;
-      out.push(hit.id as number);
-    }
-    return out;
+    return this.index.search(query, limit);
   }
 }
-
 const shared = new WeakMap<readonly Product[], CatalogSearch>();
 
 /** One search index per catalog array, built on first use and shared by all envs over it. */
