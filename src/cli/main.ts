@@ -5,6 +5,12 @@ import { demoCommand } from './commands/demo.ts';
 import { envsCommand } from './commands/envs.ts';
 import { playCommand } from './commands/play.ts';
 
+// `dreamgym … | head` closes stdout early: stop quietly instead of crashing on EPIPE.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const program = new Command('dreamgym')
   .description('Train LLM-agent policies with RL on synthesized experience (after DreamGym, 2025).')
   .version('0.1.0')

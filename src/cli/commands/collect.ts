@@ -70,7 +70,7 @@ export function collectCommand(program: Command): void {
         );
       } catch (error) {
         bar.stop();
-        await writer.abort?.();
+        await writer.abort();
         throw error;
       } finally {
         await env.close();

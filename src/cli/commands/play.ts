@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { isActionTemplate, type Observation } from '../../core/types.ts';
 import { envEntry } from '../../envs/registry.ts';
@@ -31,20 +31,22 @@ export function playCommand(program: Command): void {
         catalogSize: o.catalogSize,
         catalogSeed: o.catalogSeed,
       });
-      const rl = createInterface({ input: process.stdin, output: process.stdout });
+      // Read lines through the async iterator: unlike rl.question, it keeps piped input.
+      const rl = createInterface({ input: process.stdin, terminal: false });
+      const lines = rl[Symbol.asyncIterator]();
       try {
         let { observation, info } = await env.reset({ seed: o.seed });
         console.log(`task ${info.task.id}: ${observation.instruction}\n(${HELP})`);
         show(observation);
         let total = 0;
         for (let t = 1; ; t++) {
-          let line: string;
-          try {
-            line = (await rl.question(`\n[${t}] > `)).trim();
-          } catch {
+          process.stdout.write(`\n[${t}] > `);
+          const next = await lines.next();
+          if (next.done) {
             console.log('\n(input closed)');
             return;
           }
+          const line = next.value.trim();
           if (line === ':quit' || line === ':q') return;
           if (line === '' || line === ':help') {
             console.log(HELP);

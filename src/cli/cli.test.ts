@@ -1,0 +1,87 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readTrajectories } from '../data/trajectory-file.ts';
+
+const bin = join(import.meta.dirname, '../../bin/dreamgym.js');
+
+function dreamgym(args: string[], input?: string) {
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    input,
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('dreamgym CLI', () => {
+  it('collect writes valid trajectories and prints a summary', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'dreamgym-cli-')), 'data', 'offline.jsonl');
+    const run = dreamgym([
+      'collect',
+      '--env',
+      'webshop',
+      '--policy',
+      'expert',
+      '--epsilon',
+      '0.3',
+      '--episodes',
+      '12',
+      '--seed',
+      '1',
+      '--out',
+      out,
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/episodes\s+12/);
+    expect(run.stdout).toMatch(/success rate\s+\d+\.\d%/);
+    expect(run.stdout).toContain(out);
+    const trajectories = await readTrajectories(out);
+    expect(trajectories).toHaveLength(12);
+    expect(trajectories.every((t) => t.provenance === 'real-offline' && t.env === 'webshop')).toBe(
+      true,
+    );
+    expect(trajectories[0]?.policyId).toBe('webshop-expert(eps=0.3)');
+  });
+
+  it('names the problem and the fix for bad options', () => {
+    const badEpsilon = dreamgym([
+      'collect',
+      '--env',
+      'webshop',
+      '--epsilon',
+      '2',
+      '--out',
+      '/tmp/never.jsonl',
+    ]);
+    expect(badEpsilon.code).not.toBe(0);
+    expect(badEpsilon.stderr).toMatch(/--epsilon.*expected a number from 0 to 1/);
+    const badEnv = dreamgym(['collect', '--env', 'shop', '--out', '/tmp/never.jsonl']);
+    expect(badEnv.code).not.toBe(0);
+    expect(badEnv.stderr).toMatch(/unknown env "shop"; available: webshop/);
+    const badPolicy = dreamgym([
+      'collect',
+      '--env',
+      'webshop',
+      '--policy',
+      'oracle',
+      '--out',
+      '/tmp/never.jsonl',
+    ]);
+    expect(badPolicy.stderr).toMatch(/unknown policy "oracle"; available: expert, random/);
+  });
+
+  it('play runs an episode from typed input', () => {
+    const run = dreamgym(
+      ['play', '--env', 'webshop', '--seed', '3'],
+      'search[shoes]\n3\nclick[Buy Now]\n',
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('[Search]');
+    expect(run.stdout).toMatch(/Page 1 \(Total results: \d+\)/);
+    expect(run.stdout).toMatch(/episode terminated after 3 steps; reward \d\.\d{3}/);
+  });
+});
