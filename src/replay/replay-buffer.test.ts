@@ -1,0 +1,187 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DataFormatError } from '../core/errors.ts';
+import { Rng } from '../core/rng.ts';
+import { isSuccess, type Trajectory, transitions } from '../core/types.ts';
+import { encodeTrajectory } from '../data/trajectory-format.ts';
+import { HashingEmbedder } from '../embed/hashing-embedder.ts';
+import { exportJsonl, importJsonl } from './jsonl.ts';
+import { ReplayBuffer } from './replay-buffer.ts';
+import { SCHEMA_VERSION } from './schema.ts';
+import { relabel, webshopTrajectories } from './testing/fixtures.ts';
+import { TransitionEncoder } from './transition-encoder.ts';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'dreamgym-buffer-'));
+
+let real: Trajectory[];
+let synthetic: Trajectory[];
+beforeAll(async () => {
+  real = await webshopTrajectories(60);
+  synthetic = relabel(real.slice(0, 30), 'synthetic', 'syn');
+});
+
+describe('ReplayBuffer', () => {
+  it('stores trajectories with provenance, skips duplicates and counts them', async () => {
+    const buffer = ReplayBuffer.open();
+    expect(await buffer.add(real)).toEqual({ added: 60, skipped: 0 });
+    expect(await buffer.add([...real.slice(0, 5), ...synthetic])).toEqual({
+      added: 30,
+      skipped: 5,
+    });
+    const stats = buffer.stats();
+    const steps = (ts: Trajectory[]) => ts.reduce((s, t) => s + t.steps.length, 0);
+    expect(stats.trajectories).toBe(90);
+    expect(stats.transitions).toBe(steps(real) + steps(synthetic));
+    expect(stats.byEnv.webshop?.['real-offline']?.trajectories).toBe(60);
+    expect(stats.byEnv.webshop?.synthetic?.transitions).toBe(steps(synthetic));
+    expect(stats.byEnv.webshop?.['real-offline']?.successRate).toBeCloseTo(
+      real.filter(isSuccess).length / 60,
+    );
+    expect(stats.distinctObservations).toBeLessThan(2 * stats.transitions);
+    expect(stats.retrieval).toBe('exact');
+    await buffer.close();
+  });
+
+  it('rebuilds every trajectory exactly as added', async () => {
+    const buffer = ReplayBuffer.open();
+    await buffer.add([...real, ...synthetic]);
+    expect([...buffer.trajectories()]).toEqual([...real, ...synthetic]);
+    expect([...buffer.trajectories({ provenance: 'synthetic' })]).toEqual(synthetic);
+    await buffer.close();
+  });
+
+  it('retrieves the exact duplicate of a stored transition first', async () => {
+    const buffer = ReplayBuffer.open();
+    await buffer.add(real);
+    for (const trajectory of real.slice(0, 10)) {
+      for (const transition of transitions(trajectory)) {
+        const [best] = await buffer.retrieve(transition, 5);
+        expect(best?.similarity).toBeCloseTo(1, 5);
+        expect(best?.state).toEqual(transition.state);
+        expect(best?.action).toBe(transition.action);
+        expect(best?.task.instruction).toBe(transition.task.instruction);
+      }
+    }
+    await buffer.close();
+  });
+
+  it('honours the env, provenance, success and exclude filters', async () => {
+    const buffer = ReplayBuffer.open();
+    await buffer.add([...real, ...synthetic]);
+    const [key] = transitions(real[0] as Trajectory);
+    if (!key) throw new Error('empty trajectory');
+    const onlySynthetic = await buffer.retrieve(key, 8, { provenance: 'synthetic' });
+    expect(onlySynthetic).toHaveLength(8);
+    expect(onlySynthetic.every((r) => r.provenance === 'synthetic')).toBe(true);
+    const real2 = await buffer.retrieve(key, 8, { provenance: ['real-offline', 'real-online'] });
+    expect(real2.every((r) => r.provenance === 'real-offline')).toBe(true);
+    const failures = await buffer.retrieve(key, 8, { success: false });
+    const successfulIds = new Set(real.filter(isSuccess).map((t) => t.id));
+    expect(failures.length).toBeGreaterThan(0);
+    expect(
+      failures.some(
+        (r) => successfulIds.has(r.trajectoryId) || successfulIds.has(r.trajectoryId.slice(4)),
+      ),
+    ).toBe(false);
+    const excluded = await buffer.retrieve(key, 8, { excludeTrajectory: real[0]?.id as string });
+    expect(excluded.some((r) => r.trajectoryId === real[0]?.id)).toBe(false);
+    expect(await buffer.retrieve(key, 8, { env: 'household' })).toEqual([]);
+    const similarities = onlySynthetic.map((r) => r.similarity);
+    expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
+    await buffer.close();
+  });
+
+  it('samples with the asked real/synthetic mix and recency weighting', async () => {
+    const buffer = ReplayBuffer.open();
+    await buffer.add([...real, ...synthetic]);
+    const sample = buffer.sample(4000, { realShare: 0.25, rng: new Rng(1) });
+    const realShare = sample.filter((s) => s.provenance !== 'synthetic').length / sample.length;
+    expect(realShare).toBeGreaterThan(0.22);
+    expect(realShare).toBeLessThan(0.28);
+    const uniform = buffer.sample(4000, { realShare: 1, rng: new Rng(2) });
+    const recent = buffer.sample(4000, { realShare: 1, recencyHalfLife: 20, rng: new Rng(2) });
+    const meanId = (xs: { id: number }[]) => xs.reduce((s, x) => s + x.id, 0) / xs.length;
+    expect(meanId(recent)).toBeGreaterThan(meanId(uniform) + 50);
+    expect(buffer.sample(10, { env: 'household' })).toEqual([]);
+    expect(() => buffer.sample(10, { realShare: 2 })).toThrow(/realShare/);
+    await buffer.close();
+  });
+
+  it('switches to the ANN index above the threshold, with high recall, and persists it', async () => {
+    const path = join(tempDir(), 'buffer.db');
+    const buffer = ReplayBuffer.open({ path, annThreshold: 100 });
+    await buffer.add(real.slice(0, 10));
+    expect(buffer.stats().retrieval).toBe('exact');
+    await buffer.add(real.slice(10));
+    expect(buffer.stats().retrieval).toBe('ann');
+    const exact = ReplayBuffer.open();
+    await exact.add(real);
+    let hits = 0;
+    let total = 0;
+    for (const trajectory of real.slice(0, 15)) {
+      for (const transition of transitions(trajectory)) {
+        const approx = await buffer.retrieve(transition, 8);
+        const truth = await exact.retrieve(transition, 8);
+        const truthKeys = new Set(truth.map((r) => `${r.trajectoryId}/${r.t}`));
+        hits += approx.filter((r) => truthKeys.has(`${r.trajectoryId}/${r.t}`)).length;
+        total += truth.length;
+        expect(approx[0]?.similarity).toBeCloseTo(1, 4);
+      }
+    }
+    expect(hits / total).toBeGreaterThanOrEqual(0.95);
+    await buffer.close();
+    await exact.close();
+
+    const reopened = ReplayBuffer.open({ path, annThreshold: 100 });
+    expect(reopened.stats().retrieval).toBe('ann');
+    await reopened.add(synthetic);
+    const [key] = transitions(synthetic[3] as Trajectory);
+    const [best] = await reopened.retrieve(key as NonNullable<typeof key>, 3, {
+      provenance: 'synthetic',
+    });
+    expect(best?.trajectoryId).toBe(synthetic[3]?.id);
+    await reopened.close();
+  });
+
+  it('refuses a database from a newer schema or another encoder, naming the fix', async () => {
+    const path = join(tempDir(), 'buffer.db');
+    await ReplayBuffer.open({ path }).close();
+    expect(() =>
+      ReplayBuffer.open({
+        path,
+        encoder: new TransitionEncoder(new HashingEmbedder({ dimensions: 64 })),
+      }),
+    ).toThrow(/same embedder settings/);
+    const db = new Database(path);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(() => ReplayBuffer.open({ path })).toThrow(/schema version 2.*Upgrade dreamgym/);
+  });
+});
+
+describe('JSONL import and export', () => {
+  it('round-trips through a file', async () => {
+    const dir = tempDir();
+    const buffer = ReplayBuffer.open();
+    await buffer.add([...real, ...synthetic]);
+    expect(await exportJsonl(buffer, join(dir, 'all.jsonl'))).toBe(90);
+    const copy = ReplayBuffer.open();
+    expect(await importJsonl(copy, join(dir, 'all.jsonl'))).toEqual({ added: 90, skipped: 0 });
+    expect([...copy.trajectories()]).toEqual([...buffer.trajectories()]);
+  });
+
+  it('fails atomically on a malformed line, naming file and line', async () => {
+    const file = join(tempDir(), 'bad.jsonl');
+    const lines = real.slice(0, 5).map(encodeTrajectory);
+    lines.splice(3, 0, '{"format":"dreamgym.trajectory","version":1,"id":');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const buffer = ReplayBuffer.open();
+    const error = await importJsonl(buffer, file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataFormatError);
+    expect((error as DataFormatError).message).toContain(`${file}:4`);
+    expect(buffer.stats().trajectories).toBe(0);
+  });
+});

@@ -1,0 +1,680 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { Rng } from '../core/rng.ts';
+import {
+  finalReward,
+  isSuccess,
+  type Observation,
+  type Provenance,
+  type Step,
+  type StepInfo,
+  type Task,
+  type Trajectory,
+  type Transition,
+} from '../core/types.ts';
+import { AnnIndex, type AnnOptions } from './ann-index.ts';
+import { BufferSchemaError, migrate } from './schema.ts';
+import {
+  TransitionEncoder as DefaultEncoder,
+  type TransitionEncoder,
+  type TransitionKey,
+} from './transition-encoder.ts';
+
+export interface ReplayBufferOptions {
+  /** Database file; `:memory:` (the default) for a throw-away buffer. */
+  path?: string;
+  /** How transitions are embedded for retrieval. Default: hashing embedder, 3 × 128 dimensions. */
+  encoder?: TransitionEncoder;
+  /** Transitions above which retrieval uses the ANN index instead of exact search. Default 50,000. */
+  annThreshold?: number;
+  ann?: AnnOptions & {
+    /** Candidates fetched per wanted result before filtering. Default 8. */
+    overfetch?: number;
+  };
+}
+
+export interface RetrieveFilter {
+  env?: string;
+  provenance?: Provenance | readonly Provenance[];
+  /** Only transitions of successful (true) or failed (false) episodes. */
+  success?: boolean;
+  /** Leave out the transitions of this trajectory (e.g. the episode being predicted). */
+  excludeTrajectory?: string;
+}
+
+/** A transition as stored: the transition plus where it came from. */
+export interface StoredTransition extends Transition {
+  /** Row id in the buffer. */
+  id: number;
+  trajectoryId: string;
+  provenance: Provenance;
+  policyId: string;
+  info?: StepInfo;
+}
+
+export interface RetrievedTransition extends StoredTransition {
+  /** Cosine similarity of the query key and this transition's key, in [-1, 1]. */
+  similarity: number;
+}
+
+export interface SampleOptions {
+  /** Share of real transitions (real-offline and real-online) in the sample; default: as stored. */
+  realShare?: number;
+  /** Newer transitions weigh more: a transition this many places older has half the weight. */
+  recencyHalfLife?: number;
+  env?: string;
+  /** Random stream; default seeded with 0. */
+  rng?: Rng;
+}
+
+export interface BufferStats {
+  trajectories: number;
+  transitions: number;
+  distinctObservations: number;
+  successRate: number;
+  byEnv: Record<
+    string,
+    Record<Provenance, { trajectories: number; transitions: number; successRate: number }>
+  >;
+  /** Database size on disk (0 for `:memory:`). */
+  bytes: number;
+  retrieval: 'exact' | 'ann';
+  encoder: string;
+}
+
+const REAL: readonly Provenance[] = ['real-offline', 'real-online'];
+
+/**
+ * The replay buffer: trajectories with provenance in SQLite (WAL), every transition embedded for
+ * similarity retrieval. Retrieval is exact (sqlite-vec) up to `annThreshold` transitions and
+ * approximate (HNSW, persisted beside the database as `<path>.usearch`) beyond.
+ */
+export class ReplayBuffer {
+  readonly path: string;
+  readonly encoder: TransitionEncoder;
+  private readonly db: Database.Database;
+  private readonly annThreshold: number;
+  private readonly annOptions: AnnOptions;
+  private readonly overfetch: number;
+  private ann: AnnIndex | undefined;
+  private readonly tasks = new Map<string, Task>();
+  private readonly sampling = new Map<
+    string,
+    { real: number[]; synthetic: number[]; upTo: number }
+  >();
+  private closed = false;
+
+  private constructor(options: ReplayBufferOptions) {
+    this.path = options.path ?? ':memory:';
+    this.encoder = options.encoder ?? new DefaultEncoder();
+    this.annThreshold = options.annThreshold ?? 50_000;
+    this.annOptions = options.ann ?? {};
+    this.overfetch = options.ann?.overfetch ?? 8;
+    if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
+    this.db = new Database(this.path);
+    try {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('foreign_keys = ON');
+      sqliteVec.load(this.db);
+      migrate(this.db, this.encoder.dimensions, this.path);
+      this.checkEncoder();
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+  }
+
+  /** Opens (or creates) a buffer. */
+  static open(options: ReplayBufferOptions = {}): ReplayBuffer {
+    const buffer = new ReplayBuffer(options);
+    buffer.syncAnn();
+    return buffer;
+  }
+
+  /**
+   * Adds trajectories in one transaction: all of them or, on any error, none. Trajectories whose
+   * id is already stored are skipped.
+   */
+  async add(trajectories: readonly Trajectory[]): Promise<{ added: number; skipped: number }> {
+    this.assertOpen();
+    const known = this.db.prepare('SELECT 1 FROM trajectories WHERE id = ?').pluck();
+    const seen = new Set<string>();
+    const fresh = trajectories.filter((t) => {
+      if (seen.has(t.id) || known.get(t.id)) return false;
+      seen.add(t.id);
+      return true;
+    });
+    const keys: TransitionKey[] = [];
+    for (const t of fresh) {
+      t.steps.forEach((step, i) => {
+        keys.push({
+          state: i === 0 ? t.initial : (t.steps[i - 1] as Step).observation,
+          action: step.action,
+          task: t.task,
+        });
+      });
+    }
+    const vectors = await this.encoder.encode(keys);
+    const rowids = this.insert(fresh, vectors);
+    if (this.ann) {
+      this.ann.add(rowids, vectors);
+      this.setMeta('ann_max_rowid', String(rowids.at(-1) ?? this.annMaxRowid()));
+    } else if (this.count() > this.annThreshold) {
+      this.syncAnn();
+    }
+    return { added: fresh.length, skipped: trajectories.length - fresh.length };
+  }
+
+  /** The `k` stored transitions most similar to `key`, most similar first. */
+  async retrieve(
+    key: TransitionKey,
+    k: number,
+    filter: RetrieveFilter = {},
+  ): Promise<RetrievedTransition[]> {
+    this.assertOpen();
+    if (k <= 0) return [];
+    const [vector] = await this.encoder.encode([key]);
+    const query = vector as Float32Array;
+    if (this.ann) {
+      const candidates = this.ann.search(query, k * this.overfetch);
+      const distance = new Map(candidates.map((c) => [c.key, c.distance]));
+      const rows = this.fetch(
+        candidates.map((c) => c.key),
+        filter,
+      );
+      if (rows.length >= k || candidates.length < k * this.overfetch) {
+        return rows
+          .map((row) => ({ ...row, similarity: 1 - (distance.get(row.id) as number) }))
+          .sort((a, b) => b.similarity - a.similarity || a.id - b.id)
+          .slice(0, k);
+      }
+      // The filter rejected too many ANN candidates: answer exactly instead.
+    }
+    return this.exactRetrieve(query, k, filter);
+  }
+
+  /** `n` transitions drawn with replacement, with a real/synthetic mix and recency weighting. */
+  sample(n: number, options: SampleOptions = {}): StoredTransition[] {
+    this.assertOpen();
+    const rng = options.rng ?? new Rng(0);
+    const pools = this.samplingPools(options.env);
+    const total = pools.real.length + pools.synthetic.length;
+    if (total === 0 || n <= 0) return [];
+    const realShare = options.realShare ?? pools.real.length / total;
+    if (!(realShare >= 0 && realShare <= 1))
+      throw new RangeError(`sample: realShare must be in [0, 1], got ${realShare}`);
+    const ids: number[] = [];
+    for (let i = 0; i < n; i++) {
+      let pool = rng.chance(realShare) ? pools.real : pools.synthetic;
+      if (pool.length === 0) pool = pool === pools.real ? pools.synthetic : pools.real;
+      ids.push(pool[pickIndex(pool.length, options.recencyHalfLife, rng)] as number);
+    }
+    const byId = new Map(this.fetch([...new Set(ids)], {}).map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id) as StoredTransition);
+  }
+
+  stats(): BufferStats {
+    this.assertOpen();
+    const rows = this.db
+      .prepare(
+        `SELECT env, provenance, COUNT(*) AS trajectories, SUM(steps) AS transitions, AVG(success) AS successRate
+         FROM trajectories GROUP BY env, provenance ORDER BY env, provenance`,
+      )
+      .all() as Array<{
+      env: string;
+      provenance: Provenance;
+      trajectories: number;
+      transitions: number;
+      successRate: number;
+    }>;
+    const byEnv: BufferStats['byEnv'] = {};
+    let trajectories = 0;
+    let transitions = 0;
+    let successes = 0;
+    for (const row of rows) {
+      byEnv[row.env] ??= {} as BufferStats['byEnv'][string];
+      (byEnv[row.env] as BufferStats['byEnv'][string])[row.provenance] = {
+        trajectories: row.trajectories,
+        transitions: row.transitions,
+        successRate: row.successRate,
+      };
+      trajectories += row.trajectories;
+      transitions += row.transitions;
+      successes += row.successRate * row.trajectories;
+    }
+    return {
+      trajectories,
+      transitions,
+      distinctObservations: this.db
+        .prepare('SELECT COUNT(*) FROM observations')
+        .pluck()
+        .get() as number,
+      successRate: trajectories ? successes / trajectories : 0,
+      byEnv,
+      bytes: this.path === ':memory:' ? 0 : fileSize(this.path) + fileSize(`${this.path}-wal`),
+      retrieval: this.ann ? 'ann' : 'exact',
+      encoder: this.encoder.id,
+    };
+  }
+
+  /** Every stored trajectory, oldest first, rebuilt exactly as it was added. */
+  *trajectories(filter: { env?: string; provenance?: Provenance } = {}): Generator<Trajectory> {
+    this.assertOpen();
+    const rows = this.db
+      .prepare(
+        `SELECT rowid, id, env, task_id, provenance, policy_id, seed, started_at, ended_at, initial_observation
+         FROM trajectories WHERE (@env IS NULL OR env = @env) AND (@provenance IS NULL OR provenance = @provenance)
+         ORDER BY rowid`,
+      )
+      .iterate({
+        env: filter.env ?? null,
+        provenance: filter.provenance ?? null,
+      }) as Iterable<TrajectoryRow>;
+    const stepsOf = this.db.prepare(
+      `SELECT action, o.json AS observation, reward, terminated, truncated, reasoning, info
+       FROM transitions JOIN observations o ON o.id = next_state WHERE trajectory = ? ORDER BY t`,
+    );
+    const observation = this.db.prepare('SELECT json FROM observations WHERE id = ?').pluck();
+    for (const row of rows) {
+      const steps = (stepsOf.all(row.rowid) as StepRow[]).map((s) => {
+        const step: Step = {
+          action: s.action,
+          observation: JSON.parse(s.observation) as Observation,
+          reward: s.reward,
+          terminated: s.terminated === 1,
+          truncated: s.truncated === 1,
+        };
+        if (s.reasoning !== null) step.reasoning = s.reasoning;
+        if (s.info !== null) step.info = JSON.parse(s.info) as StepInfo;
+        return step;
+      });
+      const trajectory: Trajectory = {
+        id: row.id,
+        env: row.env,
+        task: this.task(row.task_id),
+        initial: JSON.parse(observation.get(row.initial_observation) as string) as Observation,
+        steps,
+        provenance: row.provenance,
+        policyId: row.policy_id,
+        startedAt: row.started_at,
+        endedAt: row.ended_at,
+      };
+      if (row.seed !== null) trajectory.seed = row.seed;
+      yield trajectory;
+    }
+  }
+
+  /** Saves the ANN index (if any) and closes the database. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.ann && this.path !== ':memory:') await this.ann.save(annPath(this.path));
+    this.closed = true;
+    this.db.close();
+  }
+
+  /** Runs `PRAGMA integrity_check`; 'ok' when the database is sound. */
+  integrityCheck(): string {
+    return this.db.pragma('integrity_check', { simple: true }) as string;
+  }
+
+  private insert(trajectories: readonly Trajectory[], vectors: readonly Float32Array[]): number[] {
+    const insertTask = this.db.prepare(
+      'INSERT OR IGNORE INTO tasks (id, env, json) VALUES (?, ?, ?)',
+    );
+    const insertObservation = this.db
+      .prepare(
+        'INSERT INTO observations (hash, json) VALUES (?, ?) ON CONFLICT(hash) DO UPDATE SET hash = excluded.hash RETURNING id',
+      )
+      .pluck();
+    const insertTrajectory = this.db.prepare(
+      `INSERT INTO trajectories (id, env, task_id, provenance, policy_id, seed, started_at, ended_at, added_at,
+         initial_observation, steps, final_reward, success)
+       VALUES (@id, @env, @taskId, @provenance, @policyId, @seed, @startedAt, @endedAt, @addedAt,
+         @initial, @steps, @finalReward, @success)`,
+    );
+    const insertTransition = this.db.prepare(
+      `INSERT INTO transitions (trajectory, t, state, action, next_state, reward, terminated, truncated, reasoning, info, provenance)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertVector = this.db.prepare(
+      'INSERT INTO transition_vectors (rowid, embedding, env, provenance, success, trajectory) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    const observationId = (o: Observation) => {
+      const json = JSON.stringify(o);
+      return insertObservation.get(
+        createHash('sha1').update(json).digest('base64'),
+        json,
+      ) as number;
+    };
+    const addedAt = new Date().toISOString();
+    const rowids: number[] = [];
+    this.db.transaction(() => {
+      let v = 0;
+      for (const t of trajectories) {
+        insertTask.run(t.task.id, t.task.env, JSON.stringify(t.task));
+        const initial = observationId(t.initial);
+        const success = isSuccess(t) ? 1 : 0;
+        const trajectory = insertTrajectory.run({
+          id: t.id,
+          env: t.env,
+          taskId: t.task.id,
+          provenance: t.provenance,
+          policyId: t.policyId,
+          seed: t.seed ?? null,
+          startedAt: t.startedAt,
+          endedAt: t.endedAt,
+          addedAt,
+          initial,
+          steps: t.steps.length,
+          finalReward: finalReward(t),
+          success,
+        }).lastInsertRowid;
+        let state = initial;
+        t.steps.forEach((step, i) => {
+          const next = observationId(step.observation);
+          const rowid = insertTransition.run(
+            trajectory,
+            i,
+            state,
+            step.action,
+            next,
+            step.reward,
+            step.terminated ? 1 : 0,
+            step.truncated ? 1 : 0,
+            step.reasoning ?? null,
+            step.info === undefined ? null : JSON.stringify(step.info),
+            t.provenance,
+          ).lastInsertRowid;
+          const vector = vectors[v++] as Float32Array;
+          insertVector.run(
+            BigInt(rowid),
+            vectorBlob(vector),
+            t.env,
+            t.provenance,
+            BigInt(success),
+            BigInt(trajectory),
+          );
+          rowids.push(Number(rowid));
+          state = next;
+        });
+      }
+    })();
+    return rowids;
+  }
+
+  private exactRetrieve(
+    query: Float32Array,
+    k: number,
+    filter: RetrieveFilter,
+  ): RetrievedTransition[] {
+    const where = ['embedding MATCH @query', 'k = @k'];
+    const params: Record<string, unknown> = { query: vectorBlob(query), k: BigInt(k) };
+    if (filter.env !== undefined) {
+      where.push('env = @env');
+      params.env = filter.env;
+    }
+    const provenances = filter.provenance === undefined ? undefined : [filter.provenance].flat();
+    if (provenances)
+      where.push(`provenance IN (${provenances.map((p) => `'${checkProvenance(p)}'`).join(', ')})`);
+    if (filter.success !== undefined) {
+      where.push('success = @success');
+      params.success = BigInt(filter.success ? 1 : 0);
+    }
+    if (filter.excludeTrajectory !== undefined) {
+      const rowid = this.db
+        .prepare('SELECT rowid FROM trajectories WHERE id = ?')
+        .pluck()
+        .get(filter.excludeTrajectory);
+      if (rowid !== undefined) {
+        where.push('trajectory != @exclude');
+        params.exclude = BigInt(rowid as number);
+      }
+    }
+    const hits = this.db
+      .prepare(
+        `SELECT rowid, distance FROM transition_vectors WHERE ${where.join(' AND ')} ORDER BY distance`,
+      )
+      .all(params) as Array<{ rowid: number; distance: number }>;
+    const rows = new Map(
+      this.fetch(
+        hits.map((h) => h.rowid),
+        {},
+      ).map((r) => [r.id, r]),
+    );
+    return hits.map((h) => ({
+      ...(rows.get(h.rowid) as StoredTransition),
+      similarity: 1 - h.distance,
+    }));
+  }
+
+  /** Transitions by rowid that pass `filter`, in no particular order. */
+  private fetch(ids: readonly number[], filter: RetrieveFilter): StoredTransition[] {
+    if (ids.length === 0) return [];
+    const provenances =
+      filter.provenance === undefined ? null : JSON.stringify([filter.provenance].flat());
+    const rows = this.db
+      .prepare(
+        `SELECT tr.rowid AS id, tr.t, tr.action, tr.reward, tr.terminated, tr.truncated, tr.reasoning, tr.info,
+           s.json AS state, n.json AS nextState, j.id AS trajectoryId, j.task_id AS taskId, j.provenance, j.policy_id AS policyId
+         FROM transitions tr
+           JOIN trajectories j ON j.rowid = tr.trajectory
+           JOIN observations s ON s.id = tr.state
+           JOIN observations n ON n.id = tr.next_state
+         WHERE tr.rowid IN (SELECT value FROM json_each(@ids))
+           AND (@env IS NULL OR j.env = @env)
+           AND (@provenances IS NULL OR j.provenance IN (SELECT value FROM json_each(@provenances)))
+           AND (@success IS NULL OR j.success = @success)
+           AND (@exclude IS NULL OR j.id != @exclude)`,
+      )
+      .all({
+        ids: JSON.stringify(ids),
+        env: filter.env ?? null,
+        provenances,
+        success: filter.success === undefined ? null : filter.success ? 1 : 0,
+        exclude: filter.excludeTrajectory ?? null,
+      }) as FetchRow[];
+    return rows.map((r) => {
+      const transition: StoredTransition = {
+        id: r.id,
+        trajectoryId: r.trajectoryId,
+        provenance: r.provenance,
+        policyId: r.policyId,
+        task: this.task(r.taskId),
+        t: r.t,
+        state: JSON.parse(r.state) as Observation,
+        action: r.action,
+        nextState: JSON.parse(r.nextState) as Observation,
+        reward: r.reward,
+        terminated: r.terminated === 1,
+        truncated: r.truncated === 1,
+      };
+      if (r.reasoning !== null) transition.reasoning = r.reasoning;
+      if (r.info !== null) transition.info = JSON.parse(r.info) as StepInfo;
+      return transition;
+    });
+  }
+
+  private task(id: string): Task {
+    let task = this.tasks.get(id);
+    if (!task) {
+      task = JSON.parse(
+        this.db.prepare('SELECT json FROM tasks WHERE id = ?').pluck().get(id) as string,
+      ) as Task;
+      this.tasks.set(id, task);
+    }
+    return task;
+  }
+
+  private samplingPools(env: string | undefined) {
+    const key = env ?? '*';
+    let pools = this.sampling.get(key);
+    if (!pools) {
+      pools = { real: [], synthetic: [], upTo: 0 };
+      this.sampling.set(key, pools);
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT tr.rowid AS id, tr.provenance FROM transitions tr JOIN trajectories j ON j.rowid = tr.trajectory
+         WHERE tr.rowid > ? AND (? IS NULL OR j.env = ?) ORDER BY tr.rowid`,
+      )
+      .raw()
+      .all(pools.upTo, env ?? null, env ?? null) as Array<[number, Provenance]>;
+    for (const [id, provenance] of rows) {
+      (REAL.includes(provenance) ? pools.real : pools.synthetic).push(id);
+      pools.upTo = id;
+    }
+    return pools;
+  }
+
+  private count(): number {
+    return this.db.prepare('SELECT COUNT(*) FROM transitions').pluck().get() as number;
+  }
+
+  /**
+   * Brings the ANN index in line with the database once it has more than `annThreshold`
+   * transitions: loads the saved index, then adds what it lacks (transitions added while it was
+   * not saved, e.g. after a crash), or builds it from scratch when the file is missing.
+   */
+  private syncAnn(): void {
+    if (this.count() <= this.annThreshold) return;
+    if (!this.ann) {
+      this.ann = new AnnIndex(this.encoder.dimensions, this.annOptions);
+      const loaded = this.path !== ':memory:' && this.ann.load(annPath(this.path));
+      if (!loaded) this.setMeta('ann_max_rowid', '0');
+    }
+    const from = this.annMaxRowid();
+    const rows = this.db
+      .prepare('SELECT rowid, embedding FROM transition_vectors WHERE rowid > ? ORDER BY rowid')
+      .raw()
+      .iterate(BigInt(from)) as Iterable<[number, Buffer]>;
+    let keys: number[] = [];
+    let vectors: Float32Array[] = [];
+    let last = from;
+    const flush = () => {
+      this.ann?.add(keys, vectors);
+      keys = [];
+      vectors = [];
+    };
+    for (const [rowid, blob] of rows) {
+      keys.push(Number(rowid));
+      vectors.push(
+        new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)),
+      );
+      last = Number(rowid);
+      if (keys.length >= 10_000) flush();
+    }
+    flush();
+    this.setMeta('ann_max_rowid', String(last));
+  }
+
+  private annMaxRowid(): number {
+    return Number(this.getMeta('ann_max_rowid') ?? 0);
+  }
+
+  private checkEncoder(): void {
+    const stored = this.getMeta('encoder');
+    if (stored === undefined) this.setMeta('encoder', this.encoder.id);
+    else if (stored !== this.encoder.id) {
+      throw new BufferSchemaError(
+        `${this.path} holds vectors from encoder ${stored}, not ${this.encoder.id}; open it with the same embedder settings or build a new buffer.`,
+      );
+    }
+  }
+
+  private getMeta(key: string): string | undefined {
+    return this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as
+      | string
+      | undefined;
+  }
+
+  private setMeta(key: string, value: string): void {
+    this.db
+      .prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      )
+      .run(key, value);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`replay buffer ${this.path} is closed; open it again.`);
+  }
+}
+
+interface TrajectoryRow {
+  rowid: number;
+  id: string;
+  env: string;
+  task_id: string;
+  provenance: Provenance;
+  policy_id: string;
+  seed: number | null;
+  started_at: string;
+  ended_at: string;
+  initial_observation: number;
+}
+
+interface StepRow {
+  action: string;
+  observation: string;
+  reward: number;
+  terminated: number;
+  truncated: number;
+  reasoning: string | null;
+  info: string | null;
+}
+
+interface FetchRow {
+  id: number;
+  t: number;
+  action: string;
+  reward: number;
+  terminated: number;
+  truncated: number;
+  reasoning: string | null;
+  info: string | null;
+  state: string;
+  nextState: string;
+  trajectoryId: string;
+  taskId: string;
+  provenance: Provenance;
+  policyId: string;
+}
+
+function annPath(path: string): string {
+  return `${path}.usearch`;
+}
+
+function vectorBlob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+function checkProvenance(p: string): Provenance {
+  if (p !== 'real-offline' && p !== 'real-online' && p !== 'synthetic') {
+    throw new RangeError(`unknown provenance "${p}"; use real-offline, real-online or synthetic.`);
+  }
+  return p;
+}
+
+/**
+ * An index into a pool ordered oldest → newest: uniform without a half-life, else the age (places
+ * from the newest) is drawn from an exponential distribution truncated to the pool.
+ */
+function pickIndex(length: number, halfLife: number | undefined, rng: Rng): number {
+  if (halfLife === undefined) return rng.int(length);
+  const rate = Math.LN2 / halfLife;
+  const tail = 1 - Math.exp(-rate * length);
+  const age = Math.min(length - 1, Math.floor(-Math.log(1 - rng.float() * tail) / rate));
+  return length - 1 - age;
+}
