@@ -4,6 +4,7 @@ export interface Measurement {
   /** Milliseconds per operation. */
   median: number;
   p90: number;
+  p99: number;
   mean: number;
   min: number;
   /** Operations timed. */
@@ -30,6 +31,7 @@ export async function measure(
   return {
     median: at(0.5),
     p90: at(0.9),
+    p99: at(0.99),
     mean: samples.reduce((s, x) => s + x, 0) / iterations,
     min: samples[0] as number,
     n: iterations,

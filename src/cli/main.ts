@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { DreamGymError } from '../core/errors.ts';
+import { bufferCommand } from './commands/buffer.ts';
 import { collectCommand } from './commands/collect.ts';
 import { demoCommand } from './commands/demo.ts';
 import { envsCommand } from './commands/envs.ts';
@@ -16,7 +17,9 @@ const program = new Command('dreamgym')
   .version('0.1.0')
   .showHelpAfterError('(run with --help for usage)');
 
-for (const register of [demoCommand, collectCommand, playCommand, envsCommand]) register(program);
+for (const register of [demoCommand, collectCommand, playCommand, envsCommand, bufferCommand]) {
+  register(program);
+}
 
 try {
   await program.parseAsync(process.argv);

@@ -13,7 +13,7 @@ export interface HashingEmbedderOptions {
 /**
  * A dependency-free embedder (the "hashing trick"): word unigrams, word bigrams and character
  * n-grams are hashed into a fixed number of buckets with a hash-derived sign (so collisions cancel
- * on average rather than pile up), counts are damped with log(1 + tf), and the vector is
+ * on average rather than pile up), bucket totals are damped like log(1 + tf), and the vector is
  * L2-normalised. Deterministic, needs no model and handles any vocabulary, which is what the
  * default offline pipeline needs; a learned embedder can replace it through {@link Embedder}.
  */
@@ -39,7 +39,7 @@ export class HashingEmbedder implements Embedder {
     this.wordWeight = options.weights?.word ?? 1;
     this.bigramWeight = options.weights?.bigram ?? 0.5;
     this.charWeight = options.weights?.char ?? 0.3;
-    this.id = `hashing-v1-d${this.dimensions}-c${this.n}-w${this.wordWeight}/${this.bigramWeight}/${this.charWeight}`;
+    this.id = `hashing-v2-d${this.dimensions}-c${this.n}-w${this.wordWeight}/${this.bigramWeight}/${this.charWeight}`;
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
@@ -48,31 +48,58 @@ export class HashingEmbedder implements Embedder {
 
   /** Synchronous form of {@link embed} for one text. */
   embedOne(text: string): Float32Array {
-    const counts = new Map<number, number>();
-    const add = (feature: string, weight: number) => {
-      const h = murmur3(feature);
-      // Key: bucket in the low bits, sign in the top bit; weights add up per key.
-      counts.set(h, (counts.get(h) ?? 0) + weight);
+    const vector = new Float32Array(this.dimensions);
+    const add = (hash: number, weight: number) => {
+      const bucket = (hash & 0x7fffffff) % this.dimensions;
+      vector[bucket] = (vector[bucket] as number) + (hash >>> 31 ? -weight : weight);
     };
     const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    let previous = 0;
     for (let i = 0; i < words.length; i++) {
       const word = words[i] as string;
-      add(`w:${word}`, this.wordWeight);
-      if (i > 0) add(`b:${words[i - 1]} ${word}`, this.bigramWeight);
-      const marked = `<${word}>`;
-      if (marked.length <= this.n) add(`c:${marked}`, this.charWeight);
-      else
-        for (let j = 0; j + this.n <= marked.length; j++)
-          add(`c:${marked.slice(j, j + this.n)}`, this.charWeight);
+      const h = murmur3(word);
+      add(mix(h ^ WORD_SEED), this.wordWeight);
+      if (i > 0) add(mix(Math.imul(previous, 0x9e3779b1) ^ h ^ BIGRAM_SEED), this.bigramWeight);
+      previous = h;
+      this.addCharNgrams(word, add);
     }
-    const vector = new Float32Array(this.dimensions);
-    for (const [h, weight] of counts) {
-      const sign = h >>> 31 ? -1 : 1;
-      const bucket = (h & 0x7fffffff) % this.dimensions;
-      vector[bucket] = (vector[bucket] as number) + sign * Math.log1p(weight);
+    // Damp repeated features (and collisions) like log(1 + tf), keeping the sign.
+    for (let b = 0; b < vector.length; b++) {
+      const x = vector[b] as number;
+      if (x !== 0) vector[b] = Math.sign(x) * Math.log1p(Math.abs(x));
     }
     return normalize(vector);
   }
+
+  /**
+   * Character n-grams of `<word>` (`<` and `>` mark the boundaries), hashed from the char codes
+   * directly: no substring is built, which makes this the cheap part of embedding a long page.
+   */
+  private addCharNgrams(word: string, add: (hash: number, weight: number) => void): void {
+    const length = word.length + 2;
+    const code = (i: number) => (i === 0 ? 60 : i === length - 1 ? 62 : word.charCodeAt(i - 1));
+    const n = Math.min(this.n, length);
+    for (let start = 0; start + n <= length; start++) {
+      let h = CHAR_SEED;
+      for (let j = start; j < start + n; j++) h = Math.imul(h ^ code(j), 0x01000193);
+      add(mix(h), this.charWeight);
+    }
+  }
+}
+
+const WORD_SEED = 0x2545f491;
+const BIGRAM_SEED = 0x6a09e667;
+const CHAR_SEED = 0x811c9dc5;
+
+/** MurmurHash3's finaliser: spreads every input bit over the whole 32-bit output. */
+function mix(x: number): number {
+  let h = x >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 /** MurmurHash3 (x86, 32-bit, seed 0) over a string's UTF-16 code units taken two at a time. */

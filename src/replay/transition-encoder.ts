@@ -47,8 +47,20 @@ export class TransitionEncoder {
   }
 
   async encode(keys: readonly TransitionKey[]): Promise<Float32Array[]> {
-    const texts = keys.flatMap((k) => [k.state.text, k.action, k.task.instruction]);
-    const parts = await this.embedder.embed(texts);
+    // Instructions and actions repeat across a batch's transitions: embed each distinct text once.
+    const distinct = new Map<string, number>();
+    const slots = keys.flatMap((k) =>
+      [k.state.text, k.action, k.task.instruction].map((text) => {
+        let slot = distinct.get(text);
+        if (slot === undefined) {
+          slot = distinct.size;
+          distinct.set(text, slot);
+        }
+        return slot;
+      }),
+    );
+    const vectors = await this.embedder.embed([...distinct.keys()]);
+    const parts = slots.map((slot) => vectors[slot] as Float32Array);
     const d = this.embedder.dimensions;
     return keys.map((_, i) => {
       const out = new Float32Array(this.dimensions);

@@ -1,0 +1,127 @@
+/**
+ * Replay buffer at 10k, 100k and 1M transitions (hashing embedder, 3 × 128 = 384 dimensions):
+ * insert throughput, retrieval latency (exact sqlite-vec and ANN usearch) and the ANN's recall@8
+ * against exact search. Targets (issue #5): p50 < 5 ms at 1M with recall@8 ≥ 0.95; insert
+ * ≥ 20k transitions/s. Sizes can be narrowed: BENCH_REPLAY_SIZES=10000,100000.
+ * Data: real webshop episodes (noisy expert and random policy) over a 10k-product catalog;
+ * queries are transitions of held-out episodes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Trajectory, transitions } from '../src/core/types.ts';
+import { collect } from '../src/data/collect.ts';
+import { getCatalog } from '../src/envs/webshop/catalog.ts';
+import { webshopTasks } from '../src/envs/webshop/goals.ts';
+import { makeWebShop } from '../src/envs/webshop/webshop-env.ts';
+import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
+import { RandomPolicy } from '../src/policy/random-policy.ts';
+import { ReplayBuffer, type RetrievedTransition } from '../src/replay/replay-buffer.ts';
+import { measure } from './measure.ts';
+
+const SIZES = (process.env.BENCH_REPLAY_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+const catalog = { seed: 0, size: 10_000 };
+const products = getCatalog(catalog);
+const env = makeWebShop({ catalog });
+const expert = new WebShopExpert({ epsilon: 0.5 });
+const random = new RandomPolicy();
+let nextTask = 0;
+
+/** Fresh real episodes: two thirds noisy expert, one third random, each on a new train task. */
+async function episodes(count: number, seed: number): Promise<Trajectory[]> {
+  const tasks = webshopTasks(catalog, products, 'train', nextTask + count).slice(nextTask);
+  nextTask += count;
+  const out: Trajectory[] = [];
+  for (const [policy, share] of [
+    [expert, 2 / 3],
+    [random, 1 / 3],
+  ] as const) {
+    const part = tasks.splice(0, Math.round(count * share));
+    if (part.length === 0) continue;
+    out.push(
+      ...(await collect({
+        env,
+        policy,
+        tasks: part,
+        episodes: part.length,
+        seed,
+        provenance: 'real-offline',
+      })),
+    );
+  }
+  return out;
+}
+
+/** Share of `approx` results at least as close as exact search's k-th result (robust to ties). */
+function recallAtK(approx: RetrievedTransition[], exact: RetrievedTransition[]): number {
+  const kth = exact.at(-1)?.similarity ?? 1;
+  return approx.filter((r) => r.similarity >= kth - 1e-6).length / Math.max(1, exact.length);
+}
+
+export default async function replayBench() {
+  const dir = mkdtempSync(join(tmpdir(), 'dreamgym-bench-buffer-'));
+  const results: Record<string, unknown> = {};
+  const queries = (await episodes(300, 999)).flatMap(transitions).slice(0, 200);
+  const openExact = () =>
+    ReplayBuffer.open({ path: join(dir, 'buffer.db'), annThreshold: Number.POSITIVE_INFINITY });
+  let exactBuffer = openExact();
+  let insertMs = 0;
+  let inserted = 0;
+  for (const size of SIZES) {
+    while (inserted < size) {
+      const batch = await episodes(2000, inserted);
+      const start = performance.now();
+      await exactBuffer.add(batch);
+      insertMs += performance.now() - start;
+      inserted += batch.reduce((s, t) => s + t.steps.length, 0);
+    }
+    const exact = await measure(
+      (i) => exactBuffer.retrieve(queries[i % queries.length] as never, 8),
+      {
+        warmup: 3,
+        iterations: size >= 1_000_000 ? 50 : 200,
+      },
+    );
+    const row: Record<string, unknown> = {
+      transitions: inserted,
+      insertTransitionsPerSecond: (inserted / insertMs) * 1000,
+      exactRetrieveMs: exact,
+    };
+    console.log(
+      `${inserted} transitions: insert ${row.insertTransitionsPerSecond as number | 0}/s, exact p50 ${exact.median.toFixed(2)} ms`,
+    );
+    if (size > 50_000) {
+      // Build the ANN index over the same database file, as a reopened buffer would.
+      await exactBuffer.close();
+      const buildStart = performance.now();
+      const annBuffer = ReplayBuffer.open({ path: join(dir, 'buffer.db'), annThreshold: 50_000 });
+      const buildMs = performance.now() - buildStart;
+      const reference = openExact();
+      let recall = 0;
+      for (const q of queries) {
+        recall += recallAtK(await annBuffer.retrieve(q, 8), await reference.retrieve(q, 8));
+      }
+      const ann = await measure(
+        (i) => annBuffer.retrieve(queries[i % queries.length] as never, 8),
+        {
+          warmup: 10,
+          iterations: 1000,
+        },
+      );
+      await reference.close();
+      row.annBuildMs = buildMs;
+      row.annRetrieveMs = ann;
+      row.annRecallAt8 = recall / queries.length;
+      console.log(
+        `  ANN: build ${(buildMs / 1000).toFixed(1)} s, p50 ${ann.median.toFixed(3)} ms, p99 ${ann.p99.toFixed(3)} ms, recall@8 ${(recall / queries.length).toFixed(3)}`,
+      );
+      await annBuffer.close();
+      rmSync(join(dir, 'buffer.db.usearch'), { force: true });
+      exactBuffer = openExact();
+    }
+    results[String(size)] = row;
+  }
+  await exactBuffer.close();
+  rmSync(dir, { recursive: true, force: true });
+  return results;
+}
