@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cosine } from './embedder.ts';
-import { HashingEmbedder, murmur3 } from './hashing-embedder.ts';
+import { HashingEmbedder } from './hashing-embedder.ts';
 
 describe('HashingEmbedder', () => {
   const embedder = new HashingEmbedder({ dimensions: 256 });
@@ -38,9 +38,30 @@ describe('HashingEmbedder', () => {
     expect(() => new HashingEmbedder({ dimensions: 3 })).toThrow(/dimensions/);
   });
 
-  it('spreads features evenly over the buckets', () => {
-    const buckets = new Array(16).fill(0);
-    for (let i = 0; i < 16_000; i++) buckets[murmur3(`feature ${i}`) % 16]++;
-    for (const count of buckets) expect(Math.abs(count - 1000)).toBeLessThan(120);
+  it('keeps unrelated words nearly orthogonal (features spread over the buckets)', () => {
+    const wide = new HashingEmbedder({ dimensions: 1024 });
+    const words = Array.from(
+      { length: 60 },
+      (_, i) => `w${i.toString(36)}x${(i * 7919).toString(36)}`,
+    );
+    const vectors = words.map((w) => wide.embedOne(w));
+    let sum = 0;
+    let pairs = 0;
+    for (let i = 0; i < vectors.length; i++) {
+      for (let j = i + 1; j < vectors.length; j++) {
+        sum += Math.abs(cosine(vectors[i] as Float32Array, vectors[j] as Float32Array));
+        pairs++;
+      }
+    }
+    expect(sum / pairs).toBeLessThan(0.1);
+  });
+
+  it('lower-cases and treats punctuation as word breaks, non-ASCII letters as letters', () => {
+    expect(embedder.embedOne('Buy NOW!')).toEqual(embedder.embedOne('buy now'));
+    expect(cosine(embedder.embedOne('café crème'), embedder.embedOne('café crème'))).toBeCloseTo(
+      1,
+      5,
+    );
+    expect(cosine(embedder.embedOne('café'), embedder.embedOne('caf'))).toBeLessThan(0.9);
   });
 });

@@ -24,6 +24,7 @@ export class HashingEmbedder implements Embedder {
   private readonly wordWeight: number;
   private readonly bigramWeight: number;
   private readonly charWeight: number;
+  private scratch = new Uint16Array(64);
 
   constructor(options: HashingEmbedderOptions = {}) {
     this.dimensions = options.dimensions ?? 256;
@@ -53,16 +54,39 @@ export class HashingEmbedder implements Embedder {
       const bucket = (hash & 0x7fffffff) % this.dimensions;
       vector[bucket] = (vector[bucket] as number) + (hash >>> 31 ? -weight : weight);
     };
-    const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    // Words are runs of letters and digits, lower-cased; scanned by char code, without building
+    // substrings, because this loop is the cost of embedding a long page.
+    let word = this.scratch;
+    let length = 0;
     let previous = 0;
-    for (let i = 0; i < words.length; i++) {
-      const word = words[i] as string;
-      const h = murmur3(word);
-      add(mix(h ^ WORD_SEED), this.wordWeight);
-      if (i > 0) add(mix(Math.imul(previous, 0x9e3779b1) ^ h ^ BIGRAM_SEED), this.bigramWeight);
+    let first = true;
+    const endWord = () => {
+      if (length === 0) return;
+      let h = WORD_SEED;
+      for (let j = 0; j < length; j++) h = Math.imul(h ^ (word[j] as number), 0x01000193);
+      h = mix(h);
+      add(h, this.wordWeight);
+      if (!first) add(mix(Math.imul(previous, 0x9e3779b1) ^ h ^ BIGRAM_SEED), this.bigramWeight);
+      this.addCharNgrams(word, length, add);
       previous = h;
-      this.addCharNgrams(word, add);
+      first = false;
+      length = 0;
+    };
+    for (let i = 0; i < text.length; i++) {
+      let c = text.charCodeAt(i);
+      if (c >= 65 && c <= 90) c += 32;
+      else if (c > 127)
+        c = isWordCharacter(c) ? String.fromCharCode(c).toLowerCase().charCodeAt(0) : 32;
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c > 127) {
+        if (length === word.length) {
+          const grown = new Uint16Array(2 * word.length);
+          grown.set(word);
+          word = this.scratch = grown;
+        }
+        word[length++] = c;
+      } else endWord();
     }
+    endWord();
     // Damp repeated features (and collisions) like log(1 + tf), keeping the sign.
     for (let b = 0; b < vector.length; b++) {
       const x = vector[b] as number;
@@ -71,22 +95,30 @@ export class HashingEmbedder implements Embedder {
     return normalize(vector);
   }
 
-  /**
-   * Character n-grams of `<word>` (`<` and `>` mark the boundaries), hashed from the char codes
-   * directly: no substring is built, which makes this the cheap part of embedding a long page.
-   */
-  private addCharNgrams(word: string, add: (hash: number, weight: number) => void): void {
-    const length = word.length + 2;
-    const code = (i: number) => (i === 0 ? 60 : i === length - 1 ? 62 : word.charCodeAt(i - 1));
-    const n = Math.min(this.n, length);
-    for (let start = 0; start + n <= length; start++) {
+  /** Character n-grams of `<word>`, where `<` and `>` mark the word's boundaries. */
+  private addCharNgrams(
+    word: Uint16Array,
+    length: number,
+    add: (hash: number, weight: number) => void,
+  ): void {
+    const marked = length + 2;
+    const n = Math.min(this.n, marked);
+    for (let start = 0; start + n <= marked; start++) {
       let h = CHAR_SEED;
-      for (let j = start; j < start + n; j++) h = Math.imul(h ^ code(j), 0x01000193);
+      for (let j = start; j < start + n; j++) {
+        const c = j === 0 ? 60 : j === marked - 1 ? 62 : (word[j - 1] as number);
+        h = Math.imul(h ^ c, 0x01000193);
+      }
       add(mix(h), this.charWeight);
     }
   }
 }
 
+function isWordCharacter(code: number): boolean {
+  return /[\p{L}\p{N}]/u.test(String.fromCharCode(code));
+}
+
+/** Distinct seeds keep words, bigrams and character n-grams apart in hash space. */
 const WORD_SEED = 0x2545f491;
 const BIGRAM_SEED = 0x6a09e667;
 const CHAR_SEED = 0x811c9dc5;
@@ -94,38 +126,6 @@ const CHAR_SEED = 0x811c9dc5;
 /** MurmurHash3's finaliser: spreads every input bit over the whole 32-bit output. */
 function mix(x: number): number {
   let h = x >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-/** MurmurHash3 (x86, 32-bit, seed 0) over a string's UTF-16 code units taken two at a time. */
-export function murmur3(text: string): number {
-  let h = 0;
-  const c1 = 0xcc9e2d51;
-  const c2 = 0x1b873593;
-  let i = 0;
-  const length = text.length;
-  for (; i + 1 < length; i += 2) {
-    let k = (text.charCodeAt(i) & 0xffff) | ((text.charCodeAt(i + 1) & 0xffff) << 16);
-    k = Math.imul(k, c1);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, c2);
-    h ^= k;
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
-  }
-  if (i < length) {
-    let k = text.charCodeAt(i) & 0xffff;
-    k = Math.imul(k, c1);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, c2);
-    h ^= k;
-  }
-  h ^= length * 2;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

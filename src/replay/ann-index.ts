@@ -38,9 +38,14 @@ export class AnnIndex {
     return this.index.size();
   }
 
+  /**
+   * Adds vectors on one thread: usearch's multi-threaded insertion occasionally left an exact
+   * duplicate of a stored vector unfindable in small indexes, and its graph depends on thread
+   * timing; one thread gives the same index for the same data, every time.
+   */
   add(keys: readonly number[], vectors: readonly Float32Array[]): void {
     if (keys.length === 0) return;
-    this.index.add(BigUint64Array.from(keys, BigInt), vectors as Float32Array[]);
+    this.index.add(BigUint64Array.from(keys, BigInt), vectors as Float32Array[], 1);
   }
 
   /** The `k` nearest keys with their cosine distances, nearest first. */

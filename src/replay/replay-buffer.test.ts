@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -144,6 +144,24 @@ describe('ReplayBuffer', () => {
     });
     expect(best?.trajectoryId).toBe(synthetic[3]?.id);
     await reopened.close();
+  });
+
+  it("discards an index file that is not this database's and rebuilds it", async () => {
+    const dir = tempDir();
+    const path = join(dir, 'buffer.db');
+    const first = ReplayBuffer.open({ path, annThreshold: 50 });
+    await first.add(real);
+    await first.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    expect(existsSync(`${path}.usearch`)).toBe(true);
+    const second = ReplayBuffer.open({ path, annThreshold: 50 });
+    await second.add(synthetic);
+    expect(second.stats().retrieval).toBe('ann');
+    const [key] = transitions(synthetic[0] as Trajectory);
+    const hits = await second.retrieve(key as NonNullable<typeof key>, 5);
+    expect(hits[0]?.similarity).toBeCloseTo(1, 4);
+    expect(hits.every((h) => h.provenance === 'synthetic')).toBe(true);
+    await second.close();
   });
 
   it('refuses a database from a newer schema or another encoder, naming the fix', async () => {

@@ -346,7 +346,7 @@ export class ReplayBuffer {
     const observationId = (o: Observation) => {
       const json = JSON.stringify(o);
       return insertObservation.get(
-        createHash('sha1').update(json).digest('base64'),
+        createHash('sha1').update(json).digest().readBigInt64LE(0),
         json,
       ) as number;
     };
@@ -543,8 +543,10 @@ export class ReplayBuffer {
     if (this.count() <= this.annThreshold) return;
     if (!this.ann) {
       this.ann = new AnnIndex(this.encoder.dimensions, this.annOptions);
-      const loaded = this.path !== ':memory:' && this.ann.load(annPath(this.path));
-      if (!loaded) this.setMeta('ann_max_rowid', '0');
+      if (!this.loadSavedAnn(this.ann)) {
+        this.ann = new AnnIndex(this.encoder.dimensions, this.annOptions);
+        this.setMeta('ann_max_rowid', '0');
+      }
     }
     const from = this.annMaxRowid();
     const rows = this.db
@@ -569,6 +571,26 @@ export class ReplayBuffer {
     }
     flush();
     this.setMeta('ann_max_rowid', String(last));
+  }
+
+  /**
+   * Loads the index saved beside the database if it is this database's: it must hold exactly the
+   * transitions up to the rowid recorded at its last save. Anything else (another database's file,
+   * a save interrupted by a crash) is discarded and the index rebuilt.
+   */
+  private loadSavedAnn(ann: AnnIndex): boolean {
+    const recorded = this.getMeta('ann_max_rowid');
+    if (this.path === ':memory:' || recorded === undefined) return false;
+    try {
+      if (!ann.load(annPath(this.path))) return false;
+    } catch {
+      return false;
+    }
+    const expected = this.db
+      .prepare('SELECT COUNT(*) FROM transitions WHERE rowid <= ?')
+      .pluck()
+      .get(Number(recorded)) as number;
+    return ann.size === expected;
   }
 
   private annMaxRowid(): number {

@@ -13,8 +13,9 @@ export class BufferSchemaError extends DreamGymError {
  * Migrations by target version: `MIGRATIONS[v - 1]` takes a database from version v - 1 to v.
  * Append only; never edit a released migration.
  *
- * Observations are stored once each, keyed by a hash of their content: pages repeat a lot (every
- * episode of a task starts on the same page) and each step's next state is the next step's state.
+ * Observations are stored once each, keyed by a 64-bit hash of their JSON (the first 8 bytes of its
+ * SHA-1; an integer key inserts twice as fast as a text one): pages repeat a lot (every episode of
+ * a task starts on the same page) and each step's next state is the next step's state.
  */
 const MIGRATIONS: Array<(db: Database.Database, dimensions: number) => void> = [
   (db, dimensions) => {
@@ -27,7 +28,7 @@ const MIGRATIONS: Array<(db: Database.Database, dimensions: number) => void> = [
       );
       CREATE TABLE observations (
         id INTEGER PRIMARY KEY,
-        hash TEXT NOT NULL UNIQUE,
+        hash INTEGER NOT NULL UNIQUE,
         json TEXT NOT NULL
       );
       CREATE TABLE trajectories (
