@@ -164,6 +164,26 @@ describe('ReplayBuffer', () => {
     await second.close();
   });
 
+  it('catches the index up with transitions added after its last save (a crash before close)', async () => {
+    const path = join(tempDir(), 'buffer.db');
+    const first = ReplayBuffer.open({ path, annThreshold: 50 });
+    await first.add(real);
+    await first.close();
+    const crashed = ReplayBuffer.open({ path, annThreshold: 50 });
+    await crashed.add(synthetic);
+    // No close(): the index file still holds only the real transitions.
+    const reopened = ReplayBuffer.open({ path, annThreshold: 50 });
+    for (const trajectory of synthetic.slice(0, 5)) {
+      const [key] = transitions(trajectory);
+      const [best] = await reopened.retrieve(key as NonNullable<typeof key>, 3, {
+        provenance: 'synthetic',
+      });
+      expect(best?.trajectoryId).toBe(trajectory.id);
+      expect(best?.similarity).toBeCloseTo(1, 4);
+    }
+    await reopened.close();
+  });
+
   it('refuses a database from a newer schema or another encoder, naming the fix', async () => {
     const path = join(tempDir(), 'buffer.db');
     await ReplayBuffer.open({ path }).close();

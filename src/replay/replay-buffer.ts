@@ -100,6 +100,8 @@ export class ReplayBuffer {
   private readonly annOptions: AnnOptions;
   private readonly overfetch: number;
   private ann: AnnIndex | undefined;
+  /** The ANN index holds every transition up to this rowid. */
+  private annUpTo = 0;
   private readonly tasks = new Map<string, Task>();
   private readonly sampling = new Map<
     string,
@@ -162,7 +164,7 @@ export class ReplayBuffer {
     const rowids = this.insert(fresh, vectors);
     if (this.ann) {
       this.ann.add(rowids, vectors);
-      this.setMeta('ann_max_rowid', String(rowids.at(-1) ?? this.annMaxRowid()));
+      this.annUpTo = rowids.at(-1) ?? this.annUpTo;
     } else if (this.count() > this.annThreshold) {
       this.syncAnn();
     }
@@ -180,17 +182,22 @@ export class ReplayBuffer {
     const [vector] = await this.encoder.encode([key]);
     const query = vector as Float32Array;
     if (this.ann) {
-      const candidates = this.ann.search(query, k * this.overfetch);
-      const distance = new Map(candidates.map((c) => [c.key, c.distance]));
-      const rows = this.fetch(
-        candidates.map((c) => c.key),
-        filter,
-      );
-      if (rows.length >= k || candidates.length < k * this.overfetch) {
-        return rows
-          .map((row) => ({ ...row, similarity: 1 - (distance.get(row.id) as number) }))
-          .sort((a, b) => b.similarity - a.similarity || a.id - b.id)
-          .slice(0, k);
+      // Without a filter the k nearest are the answer; with one, over-fetch and keep those passing.
+      const wanted = hasFilter(filter) ? k * this.overfetch : k;
+      const candidates = this.ann.search(query, wanted);
+      const passing = hasFilter(filter)
+        ? this.passing(
+            candidates.map((c) => c.key),
+            filter,
+          )
+        : undefined;
+      const chosen = candidates.filter((c) => passing?.has(c.key) ?? true).slice(0, k);
+      if (chosen.length === k || candidates.length < wanted) {
+        const rows = new Map(this.fetch(chosen.map((c) => c.key)).map((row) => [row.id, row]));
+        return chosen.map((c) => ({
+          ...(rows.get(c.key) as StoredTransition),
+          similarity: 1 - c.distance,
+        }));
       }
       // The filter rejected too many ANN candidates: answer exactly instead.
     }
@@ -213,7 +220,7 @@ export class ReplayBuffer {
       if (pool.length === 0) pool = pool === pools.real ? pools.synthetic : pools.real;
       ids.push(pool[pickIndex(pool.length, options.recencyHalfLife, rng)] as number);
     }
-    const byId = new Map(this.fetch([...new Set(ids)], {}).map((row) => [row.id, row]));
+    const byId = new Map(this.fetch([...new Set(ids)]).map((row) => [row.id, row]));
     return ids.map((id) => byId.get(id) as StoredTransition);
   }
 
@@ -311,7 +318,10 @@ export class ReplayBuffer {
   /** Saves the ANN index (if any) and closes the database. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
-    if (this.ann && this.path !== ':memory:') await this.ann.save(annPath(this.path));
+    if (this.ann && this.path !== ':memory:') {
+      await this.ann.save(annPath(this.path));
+      this.setMeta('ann_saved_rowid', String(this.annUpTo));
+    }
     this.closed = true;
     this.db.close();
   }
@@ -439,23 +449,39 @@ export class ReplayBuffer {
         `SELECT rowid, distance FROM transition_vectors WHERE ${where.join(' AND ')} ORDER BY distance`,
       )
       .all(params) as Array<{ rowid: number; distance: number }>;
-    const rows = new Map(
-      this.fetch(
-        hits.map((h) => h.rowid),
-        {},
-      ).map((r) => [r.id, r]),
-    );
+    const rows = new Map(this.fetch(hits.map((h) => h.rowid)).map((r) => [r.id, r]));
     return hits.map((h) => ({
       ...(rows.get(h.rowid) as StoredTransition),
       similarity: 1 - h.distance,
     }));
   }
 
-  /** Transitions by rowid that pass `filter`, in no particular order. */
-  private fetch(ids: readonly number[], filter: RetrieveFilter): StoredTransition[] {
+  /** The ids among `ids` whose trajectories pass `filter`. */
+  private passing(ids: readonly number[], filter: RetrieveFilter): Set<number> {
+    const rows = this.db
+      .prepare(
+        `SELECT tr.rowid FROM transitions tr JOIN trajectories j ON j.rowid = tr.trajectory
+         WHERE tr.rowid IN (SELECT value FROM json_each(@ids))
+           AND (@env IS NULL OR j.env = @env)
+           AND (@provenances IS NULL OR j.provenance IN (SELECT value FROM json_each(@provenances)))
+           AND (@success IS NULL OR j.success = @success)
+           AND (@exclude IS NULL OR j.id != @exclude)`,
+      )
+      .pluck()
+      .all({
+        ids: JSON.stringify(ids),
+        env: filter.env ?? null,
+        provenances:
+          filter.provenance === undefined ? null : JSON.stringify([filter.provenance].flat()),
+        success: filter.success === undefined ? null : filter.success ? 1 : 0,
+        exclude: filter.excludeTrajectory ?? null,
+      }) as number[];
+    return new Set(rows);
+  }
+
+  /** Transitions by rowid, in no particular order. */
+  private fetch(ids: readonly number[]): StoredTransition[] {
     if (ids.length === 0) return [];
-    const provenances =
-      filter.provenance === undefined ? null : JSON.stringify([filter.provenance].flat());
     const rows = this.db
       .prepare(
         `SELECT tr.rowid AS id, tr.t, tr.action, tr.reward, tr.terminated, tr.truncated, tr.reasoning, tr.info,
@@ -464,19 +490,9 @@ export class ReplayBuffer {
            JOIN trajectories j ON j.rowid = tr.trajectory
            JOIN observations s ON s.id = tr.state
            JOIN observations n ON n.id = tr.next_state
-         WHERE tr.rowid IN (SELECT value FROM json_each(@ids))
-           AND (@env IS NULL OR j.env = @env)
-           AND (@provenances IS NULL OR j.provenance IN (SELECT value FROM json_each(@provenances)))
-           AND (@success IS NULL OR j.success = @success)
-           AND (@exclude IS NULL OR j.id != @exclude)`,
+         WHERE tr.rowid IN (SELECT value FROM json_each(?))`,
       )
-      .all({
-        ids: JSON.stringify(ids),
-        env: filter.env ?? null,
-        provenances,
-        success: filter.success === undefined ? null : filter.success ? 1 : 0,
-        exclude: filter.excludeTrajectory ?? null,
-      }) as FetchRow[];
+      .all(JSON.stringify(ids)) as FetchRow[];
     return rows.map((r) => {
       const transition: StoredTransition = {
         id: r.id,
@@ -543,12 +559,10 @@ export class ReplayBuffer {
     if (this.count() <= this.annThreshold) return;
     if (!this.ann) {
       this.ann = new AnnIndex(this.encoder.dimensions, this.annOptions);
-      if (!this.loadSavedAnn(this.ann)) {
-        this.ann = new AnnIndex(this.encoder.dimensions, this.annOptions);
-        this.setMeta('ann_max_rowid', '0');
-      }
+      this.annUpTo = this.loadSavedAnn(this.ann);
+      if (this.annUpTo === 0) this.ann = new AnnIndex(this.encoder.dimensions, this.annOptions);
     }
-    const from = this.annMaxRowid();
+    const from = this.annUpTo;
     const rows = this.db
       .prepare('SELECT rowid, embedding FROM transition_vectors WHERE rowid > ? ORDER BY rowid')
       .raw()
@@ -570,31 +584,28 @@ export class ReplayBuffer {
       if (keys.length >= 10_000) flush();
     }
     flush();
-    this.setMeta('ann_max_rowid', String(last));
+    this.annUpTo = last;
   }
 
   /**
    * Loads the index saved beside the database if it is this database's: it must hold exactly the
-   * transitions up to the rowid recorded at its last save. Anything else (another database's file,
-   * a save interrupted by a crash) is discarded and the index rebuilt.
+   * transitions up to the rowid recorded when it was saved. Returns that rowid, or 0 when there is
+   * no usable file (none, another database's, unreadable), in which case the index is rebuilt.
+   * Transitions added after the save (say the process died before `close()`) are added on top.
    */
-  private loadSavedAnn(ann: AnnIndex): boolean {
-    const recorded = this.getMeta('ann_max_rowid');
-    if (this.path === ':memory:' || recorded === undefined) return false;
+  private loadSavedAnn(ann: AnnIndex): number {
+    const saved = Number(this.getMeta('ann_saved_rowid') ?? 0);
+    if (this.path === ':memory:' || saved === 0) return 0;
     try {
-      if (!ann.load(annPath(this.path))) return false;
+      if (!ann.load(annPath(this.path))) return 0;
     } catch {
-      return false;
+      return 0;
     }
     const expected = this.db
       .prepare('SELECT COUNT(*) FROM transitions WHERE rowid <= ?')
       .pluck()
-      .get(Number(recorded)) as number;
-    return ann.size === expected;
-  }
-
-  private annMaxRowid(): number {
-    return Number(this.getMeta('ann_max_rowid') ?? 0);
+      .get(saved);
+    return ann.size === expected ? saved : 0;
   }
 
   private checkEncoder(): void {
@@ -664,6 +675,10 @@ interface FetchRow {
   taskId: string;
   provenance: Provenance;
   policyId: string;
+}
+
+function hasFilter(filter: RetrieveFilter): boolean {
+  return Object.values(filter).some((value) => value !== undefined);
 }
 
 function annPath(path: string): string {
