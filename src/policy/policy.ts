@@ -1,4 +1,5 @@
 import type { Rng } from '../core/rng.ts';
+import type { Tensor1D, Variable } from '../core/tf.ts';
 import type { Observation, Step, Task } from '../core/types.ts';
 
 /** What a policy may know besides the observation. */
@@ -24,4 +25,33 @@ export interface Policy {
   /** Recorded as the trajectory's `policyId`, e.g. `expert(eps=0.3)`. */
   readonly id: string;
   act(observation: Observation, context: PolicyContext): Promise<PolicyAction>;
+}
+
+/** A decision as recorded during a rollout: enough to score it again under new weights. */
+export interface RecordedDecision {
+  observation: Observation;
+  /** Actions taken before it in the episode, oldest first. */
+  history: readonly string[];
+  action: string;
+}
+
+/** Differentiable quantities of recorded decisions, one entry per decision. */
+export interface DecisionEvaluation {
+  /** log π(action | state) at temperature 1. */
+  logProbs: Tensor1D;
+  /** Entropy of π(· | state). */
+  entropy: Tensor1D;
+  /** V(state). */
+  values: Tensor1D;
+}
+
+/**
+ * A policy the RL algorithms can train. It exposes what the losses need (differentiable
+ * evaluation of recorded decisions, its variables) rather than an `update` of its own: the loss
+ * is the algorithm's business (PPO, GRPO, BC), the policy's is to score actions.
+ */
+export interface TrainablePolicy extends Policy {
+  evaluate(decisions: readonly RecordedDecision[]): DecisionEvaluation;
+  readonly variables: Variable[];
+  save(dir: string): Promise<void>;
 }
