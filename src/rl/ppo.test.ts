@@ -7,7 +7,7 @@ beforeAll(() => initTf());
 /** d(policy loss)/d(logProb) for one sample with the given old log-prob gap and advantage. */
 function gradient(logRatio: number, advantage: number, clip = 0.2): number {
   const grad = tf.grad(
-    (logProbs: Tensor1D) =>
+    (logProbs: Tensor) =>
       ppoLoss(
         {
           logProbs: logProbs as Tensor1D,
