@@ -1,4 +1,5 @@
 import { ConfigError } from '../core/errors.ts';
+import { agentgymEntry, isAgentGymRef } from './agentgym/index.ts';
 import type { Env, TaskSource } from './env.ts';
 import { makeWebShop, WebShopEnv } from './webshop/webshop-env.ts';
 
@@ -16,6 +17,11 @@ export interface EnvEntry {
   make(options: EnvOptions): Env;
   /** The env's seeded task splits. */
   tasks(options: EnvOptions): TaskSource;
+  /**
+   * Set for envs on a remote server: scripted experts read each task's hidden goal, which such a
+   * server does not expose, so they cannot play there.
+   */
+  remote?: boolean;
 }
 
 const webshopOptions = (o: EnvOptions) => ({
@@ -38,11 +44,17 @@ export const ENVS: Record<string, EnvEntry> = {
   },
 };
 
-/** The registry entry for `name`; an unknown name lists the known ones. */
+/**
+ * The registry entry for `name`, or for a remote AgentGym server named `agentgym:NAME@URL`; an
+ * unknown name lists the known ones.
+ */
 export function envEntry(name: string): EnvEntry {
+  if (isAgentGymRef(name)) return agentgymEntry(name);
   const entry = ENVS[name];
   if (!entry) {
-    throw new ConfigError(`unknown env "${name}"; available: ${Object.keys(ENVS).join(', ')}.`);
+    throw new ConfigError(
+      `unknown env "${name}"; available: ${Object.keys(ENVS).join(', ')}, or agentgym:webshop@URL / agentgym:alfworld@URL for an AgentGym server.`,
+    );
   }
   return entry;
 }

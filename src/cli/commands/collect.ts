@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ConfigError } from '../../core/errors.ts';
 import { collect } from '../../data/collect.ts';
 import { percent, summarize } from '../../data/summary.ts';
 import { TrajectoryWriter } from '../../data/trajectory-file.ts';
@@ -11,7 +12,10 @@ export function collectCommand(program: Command): void {
   program
     .command('collect')
     .description('play a policy in a real env and write its trajectories as JSONL (offline data)')
-    .requiredOption('--env <name>', 'env to play in, e.g. webshop')
+    .requiredOption(
+      '--env <name>',
+      'env to play in, e.g. webshop or agentgym:webshop@http://HOST:PORT',
+    )
     .option('--policy <name>', `policy: ${POLICY_NAMES.join(', ')}`, 'expert')
     .option('--epsilon <p>', "expert's mistake rate per decision", probabilityOption, 0)
     .option('--episodes <n>', 'number of episodes', intOption(1), 100)
@@ -27,6 +31,11 @@ export function collectCommand(program: Command): void {
     )
     .action(async (o) => {
       const entry = envEntry(o.env);
+      if (entry.remote && o.policy === 'expert') {
+        throw new ConfigError(
+          `the scripted expert (the default --policy) reads each task's hidden goal, which the server behind ${o.env} does not expose; pass --policy random (or another policy that needs no goal).`,
+        );
+      }
       const envOptions = {
         split: o.split,
         maxSteps: o.maxSteps,

@@ -20,7 +20,10 @@ export function playCommand(program: Command): void {
   program
     .command('play')
     .description('play one episode by hand in the terminal')
-    .requiredOption('--env <name>', 'env to play, e.g. webshop')
+    .requiredOption(
+      '--env <name>',
+      'env to play, e.g. webshop or agentgym:webshop@http://HOST:PORT',
+    )
     .option('--seed <n>', 'picks the task', intOption(0), 0)
     .option('--split <split>', 'task split: train or test', splitOption, 'test')
     .option('--catalog-size <n>', 'webshop: products in the generated catalog', intOption(10))

@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readTrajectories } from '../../data/trajectory-file.ts';
+import {
+  type FakeAlfWorldServer,
+  startFakeAlfWorldServer,
+} from './testing/fake-alfworld-server.ts';
+import { type FakeWebShopServer, startFakeWebShopServer } from './testing/fake-webshop-server.ts';
+
+const bin = join(import.meta.dirname, '../../../bin/dreamgym.js');
+
+/** Runs the CLI without blocking this process, whose fake servers it talks to. */
+async function dreamgym(args: string[], input = '') {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.stdin.end(input);
+  const [code] = await once(child, 'exit');
+  return { code: code as number | null, stdout, stderr };
+}
+
+let webshop: FakeWebShopServer;
+let alfworld: FakeAlfWorldServer;
+beforeAll(async () => {
+  [webshop, alfworld] = await Promise.all([startFakeWebShopServer(), startFakeAlfWorldServer()]);
+});
+afterAll(async () => {
+  await Promise.all([webshop.close(), alfworld.close()]);
+});
+
+describe('dreamgym with --env agentgym:NAME@URL', () => {
+  it('collect plays a policy on the server and writes its trajectories', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'dreamgym-agentgym-')), 'webshop.jsonl');
+    const env = `agentgym:webshop@${webshop.url}`;
+    const run = await dreamgym([
+      'collect',
+      ...['--env', env, '--policy', 'random', '--episodes', '3', '--split', 'test'],
+      ...['--seed', '1', '--out', out],
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/episodes\s+3 \(test split, 3 distinct tasks\)/);
+    const trajectories = await readTrajectories(out);
+    expect(trajectories.map((t) => t.task.id)).toEqual([
+      'agentgym:webshop/0',
+      'agentgym:webshop/1',
+      'agentgym:webshop/2',
+    ]);
+    for (const t of trajectories) {
+      expect(t.env).toBe('agentgym:webshop');
+      expect(t.task.instruction).toMatch(/^i need a /);
+      expect(t.steps.at(-1)?.terminated || t.steps.at(-1)?.truncated).toBe(true);
+    }
+    expect(webshop.callsTo('/create')).toHaveLength(1);
+    expect(webshop.closed).toHaveLength(1);
+    expect(webshop.openSessions()).toEqual([]);
+  });
+
+  it('refuses the scripted expert, which needs goals a server does not expose', async () => {
+    const run = await dreamgym([
+      'collect',
+      ...['--env', `agentgym:webshop@${webshop.url}`, '--out', '/tmp/never.jsonl'],
+    ]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/scripted expert .* hidden goal.*pass --policy random/);
+  });
+
+  it('play runs an ALFWorld episode from typed input and closes the session', async () => {
+    const closed = alfworld.closed.length;
+    const run = await dreamgym(
+      ['play', '--env', `agentgym:alfworld@${alfworld.url}`, '--seed', '3'],
+      'go to countertop 1\nlook\n:quit\n',
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const index = Number(/task agentgym:alfworld\/(\d+): put a \w+ in \w+\./.exec(run.stdout)?.[1]);
+    expect(index).toBeGreaterThanOrEqual(2420);
+    expect(index).toBeLessThan(2620);
+    expect(run.stdout).toContain('On the countertop 1, you see');
+    expect(alfworld.closed.length).toBe(closed + 1);
+  });
+});
