@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Rng } from '../core/rng.ts';
 import type { Provenance, Step, Task, Trajectory } from '../core/types.ts';
 import type { Env } from '../envs/env.ts';
-import type { Policy } from '../policy/policy.ts';
+import type { Policy, PolicyAction } from '../policy/policy.ts';
 
 export interface EpisodeOptions {
   task?: Task;
@@ -11,6 +11,8 @@ export interface EpisodeOptions {
   provenance: Provenance;
   /** Safety stop for envs without a step limit. Default 1,000. */
   maxSteps?: number;
+  /** Sees each decision as the policy made it (log-probability, value), e.g. for RL rollouts. */
+  onDecision?: (decision: PolicyAction, t: number) => void;
 }
 
 /**
@@ -33,6 +35,7 @@ export async function runEpisode(
   let observation = initial;
   while (steps.length < maxSteps) {
     const decision = await policy.act(observation, { task: info.task, history: steps, rng });
+    options.onDecision?.(decision, steps.length);
     const result = await env.step(decision.action);
     const step: Step = {
       action: decision.action,

@@ -1,4 +1,5 @@
 import { ConfigError } from '../core/errors.ts';
+import { HouseholdExpert } from './experts/household-expert.ts';
 import { WebShopExpert } from './experts/webshop-expert.ts';
 import type { Policy } from './policy.ts';
 import { RandomPolicy } from './random-policy.ts';
@@ -12,6 +13,7 @@ export interface PolicyOptions {
 
 const EXPERTS: Record<string, (o: PolicyOptions) => Policy> = {
   webshop: (o) => new WebShopExpert({ epsilon: o.epsilon ?? 0 }),
+  household: (o) => new HouseholdExpert({ epsilon: o.epsilon ?? 0 }),
 };
 
 const POLICIES: Record<string, (o: PolicyOptions) => Policy> = {

@@ -93,10 +93,11 @@ export class ChoicePolicy implements TrainablePolicy {
     const decision = { observation, history: context.history.map((s) => s.action) };
     const candidates = this.candidates(observation);
     const [logits, value] = tf.tidy(() => {
-      const [actions, states] = this.featurize([{ decision, candidates }]);
+      const group = [{ decision, candidates }];
+      const [actions, states] = this.featurize(group);
       return [
         this.network.scores(actions, states).dataSync(),
-        this.network.values(states.slice([0, 0], [1, -1])).dataSync()[0] as number,
+        this.network.values(this.featurizeStates(group)).dataSync()[0] as number,
       ];
     });
     // Sampling at temperature T; T = 0 takes the best-scored action (log-probability at T = 1).
@@ -120,34 +121,27 @@ export class ChoicePolicy implements TrainablePolicy {
         chosen: candidates.indexOf(d.action),
       };
     });
-    const [actions, states] = this.featurize(groups);
-    const scores = this.network.scores(actions, states);
-    // Pad each decision's logits into a row of a [B, maxN] matrix; padding gets a large negative logit.
+    // Candidates are laid out padded, [B × width] rows, so no gather is needed: the wasm
+    // backend has no kernel for gather's gradient. Padding rows get a large negative logit.
     const width = Math.max(...groups.map((g) => g.candidates.length));
-    const gather: number[] = [];
-    const chosen: number[] = [];
-    let offset = 0;
-    const padIndex = groups.reduce((s, g) => s + g.candidates.length, 0);
-    for (const g of groups) {
-      for (let j = 0; j < width; j++) gather.push(j < g.candidates.length ? offset + j : padIndex);
-      chosen.push(offset + g.chosen);
-      offset += g.candidates.length;
-    }
-    const padded = tf.concat([scores, tf.tensor1d([-1e9])]);
-    const matrix = tf.reshape(tf.gather(padded, tf.tensor1d(gather, 'int32')), [
-      groups.length,
-      width,
-    ]);
-    const logZ = tf.logSumExp(matrix, 1);
-    const logProbs = tf.sub(tf.gather(padded, tf.tensor1d(chosen, 'int32')), logZ) as Tensor1D;
-    const logP = tf.sub(matrix, tf.expandDims(logZ, 1));
+    const [actions, states] = this.featurize(groups, width);
+    const mask = new Float32Array(groups.length * width);
+    const chosen = new Float32Array(groups.length * width);
+    groups.forEach((g, i) => {
+      for (let j = g.candidates.length; j < width; j++) mask[i * width + j] = -1e9;
+      chosen[i * width + g.chosen] = 1;
+    });
+    const logits = tf.add(
+      tf.reshape(this.network.scores(actions, states), [groups.length, width]),
+      tf.tensor2d(mask, [groups.length, width]),
+    );
+    const logP = tf.logSoftmax(logits);
+    const logProbs = tf.sum(
+      tf.mul(logP, tf.tensor2d(chosen, [groups.length, width])),
+      1,
+    ) as Tensor1D;
     const entropy = tf.neg(tf.sum(tf.mul(tf.exp(logP), logP), 1)) as Tensor1D;
-    const firstRows = groups.map((_, i) =>
-      groups.slice(0, i).reduce((s, g) => s + g.candidates.length, 0),
-    );
-    const values = this.network.values(
-      tf.gather(states, tf.tensor1d(firstRows, 'int32')) as Tensor2D,
-    );
+    const values = this.network.values(this.featurizeStates(groups));
     return { logProbs, entropy, values };
   }
 
@@ -197,13 +191,20 @@ export class ChoicePolicy implements TrainablePolicy {
     this.network.dispose();
   }
 
+  /**
+   * Candidate features as [rows, A] and the matching state features as [rows, S]. With `width`,
+   * each group takes exactly `width` rows (zeros after its candidates).
+   */
   private featurize(
     groups: ReadonlyArray<{ decision: Decision; candidates: readonly string[] }>,
+    width?: number,
   ): [Tensor2D, Tensor2D] {
     const { features } = this.options;
     const a = actionFeatureSize(features);
     const s = stateFeatureSize(features);
-    const rows = groups.reduce((n, g) => n + g.candidates.length, 0);
+    const rows = width
+      ? groups.length * width
+      : groups.reduce((n, g) => n + g.candidates.length, 0);
     const actions = new Float32Array(rows * a);
     const states = new Float32Array(rows * s);
     let row = 0;
@@ -214,8 +215,17 @@ export class ChoicePolicy implements TrainablePolicy {
         states.set(state, row * s);
         row++;
       }
+      if (width) row += width - candidates.length;
     }
     return [tf.tensor2d(actions, [rows, a]), tf.tensor2d(states, [rows, s])];
+  }
+
+  /** One row of state features per group. */
+  private featurizeStates(groups: ReadonlyArray<{ decision: Decision }>): Tensor2D {
+    const s = stateFeatureSize(this.options.features);
+    const states = new Float32Array(groups.length * s);
+    groups.forEach((g, i) => states.set(stateFeatures(g.decision, this.options.features), i * s));
+    return tf.tensor2d(states, [groups.length, s]);
   }
 }
 

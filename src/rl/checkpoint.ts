@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tf } from '../core/tf.ts';
+import type { TrainablePolicy } from '../policy/policy.ts';
+
+type Optimizer = ReturnType<typeof tf.train.adam>;
+
+interface SavedOptimizer {
+  /** The optimiser's weights in its own order (iterations first, then its slots by position). */
+  weights: Array<{ shape: number[]; values: number[] }>;
+}
+
+/**
+ * Writes a checkpoint atomically: everything goes into `<dir>.partial`, which then replaces `dir`
+ * (the previous checkpoint is moved aside first and removed last), so a crash leaves either the
+ * old checkpoint or the new one, never half of each.
+ */
+export async function saveCheckpoint(
+  dir: string,
+  policy: TrainablePolicy,
+  optimizer: Optimizer,
+  state: Record<string, unknown>,
+): Promise<void> {
+  const partial = `${dir}.partial`;
+  const old = `${dir}.old`;
+  await rm(partial, { recursive: true, force: true });
+  await mkdir(partial, { recursive: true });
+  await policy.save(partial);
+  const weights = await optimizer.getWeights();
+  const saved: SavedOptimizer = {
+    weights: weights.map((w) => ({
+      shape: w.tensor.shape,
+      values: Array.from(w.tensor.dataSync()),
+    })),
+  };
+  await writeFile(join(partial, 'optimizer.json'), JSON.stringify(saved));
+  await writeFile(join(partial, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
+  await rm(old, { recursive: true, force: true });
+  if (existsSync(dir)) await rename(dir, old);
+  await rename(partial, dir);
+  await rm(old, { recursive: true, force: true });
+}
+
+/** The state saved with a checkpoint, or undefined when there is none. */
+export async function readCheckpointState<T>(dir: string): Promise<T | undefined> {
+  const file = join(dir, 'state.json');
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(await readFile(file, 'utf8')) as T;
+}
+
+/** Restores the optimiser's moments and step count saved by {@link saveCheckpoint}. */
+export async function restoreOptimizer(dir: string, optimizer: Optimizer): Promise<void> {
+  const saved = JSON.parse(await readFile(join(dir, 'optimizer.json'), 'utf8')) as SavedOptimizer;
+  if (saved.weights.length === 0) return;
+  await optimizer.setWeights(
+    saved.weights.map((w, i) => ({ name: `restored-${i}`, tensor: tf.tensor(w.values, w.shape) })),
+  );
+}

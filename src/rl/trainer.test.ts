@@ -1,0 +1,77 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initTf } from '../core/tf.ts';
+import { runEnvConformance } from '../envs/conformance.ts';
+import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
+import { PickBanditEnv } from './testing/bandit-env.ts';
+import { evaluate, train } from './trainer.ts';
+
+beforeAll(() => initTf());
+
+runEnvConformance({ name: 'pick-bandit (test env)', makeEnv: () => new PickBanditEnv() });
+
+const tasks = PickBanditEnv.tasks(30);
+const makeEnv = () => new PickBanditEnv();
+const small = {
+  iterations: 12,
+  tasksPerIteration: 10,
+  groupSize: 4,
+  epochs: 4,
+  minibatchSize: 32,
+  evalEvery: 0,
+  seed: 3,
+};
+
+describe('trainer', () => {
+  it('the choice policy learns a text bandit to ≥ 95% of optimal with GRPO', async () => {
+    const policy = new ChoicePolicy({ seed: 1 });
+    const before = await evaluate(policy, makeEnv, tasks);
+    await train({ policy, makeEnv, trainTasks: tasks }, { ...small, algo: 'grpo' });
+    const after = await evaluate(policy, makeEnv, tasks);
+    expect(before.successRate).toBeLessThan(0.6);
+    expect(after.successRate).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('and with PPO (GAE and the value head)', async () => {
+    const policy = new ChoicePolicy({ seed: 1 });
+    await train({ policy, makeEnv, trainTasks: tasks }, { ...small, algo: 'ppo', iterations: 15 });
+    expect((await evaluate(policy, makeEnv, tasks)).successRate).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('writes metrics per iteration and resumes from its checkpoint to the same result', async () => {
+    const config = { ...small, algo: 'grpo' as const, iterations: 4, evalEvery: 2 };
+    const straightDir = mkdtempSync(join(tmpdir(), 'dreamgym-train-'));
+    const straight = new ChoicePolicy({ seed: 2 });
+    const io = { makeEnv, trainTasks: tasks, makeEvalEnv: makeEnv, evalTasks: tasks };
+    const full = await train({ ...io, policy: straight, outDir: straightDir }, config);
+
+    const resumedDir = mkdtempSync(join(tmpdir(), 'dreamgym-train-'));
+    const first = new ChoicePolicy({ seed: 2 });
+    await train({ ...io, policy: first, outDir: resumedDir }, { ...config, iterations: 2 });
+    const reloaded = await ChoicePolicy.load(join(resumedDir, 'checkpoint'));
+    const rest = await train({ ...io, policy: reloaded, outDir: resumedDir, resume: true }, config);
+
+    expect(rest.map((m) => m.iteration)).toEqual([2, 3]);
+    expect(rest.at(-1)?.rollout).toEqual(full.at(-1)?.rollout);
+    expect(rest.at(-1)?.eval).toEqual(full.at(-1)?.eval);
+    const lines = readFileSync(join(resumedDir, 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.iteration)).toEqual([0, 1, 2, 3]);
+    expect(lines[1].eval.episodes).toBe(30);
+    expect(Object.keys(lines[0].seconds)).toEqual(['collect', 'advantages', 'update', 'evaluate']);
+  });
+
+  it('refuses GRPO without groups and unknown algorithms', async () => {
+    const policy = new ChoicePolicy();
+    await expect(
+      train({ policy, makeEnv, trainTasks: tasks }, { algo: 'grpo', groupSize: 1 }),
+    ).rejects.toThrow(/groupSize to 2/);
+    await expect(
+      train({ policy, makeEnv, trainTasks: tasks }, { algo: 'a2c' as 'ppo' }),
+    ).rejects.toThrow(/available: grpo, ppo/);
+  });
+});

@@ -1,0 +1,308 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConfigError } from '../core/errors.ts';
+import { Rng } from '../core/rng.ts';
+import { tf } from '../core/tf.ts';
+import { finalReward, isSuccess, type Task } from '../core/types.ts';
+import type { Env } from '../envs/env.ts';
+import type { TrainablePolicy } from '../policy/policy.ts';
+import { type EpisodeRewards, explainedVariance, gae, grpo } from './advantages.ts';
+import { readCheckpointState, restoreOptimizer, saveCheckpoint } from './checkpoint.ts';
+import { type RolloutEpisode, rollout } from './rollout.ts';
+import { type PolicySample, ppoUpdate, type UpdateMetrics } from './update.ts';
+
+/** A policy the trainer can switch between sampling (training) and greedy (evaluation). */
+export interface TrainerPolicy extends TrainablePolicy {
+  temperature: number;
+}
+
+export interface TrainerConfig {
+  /** `grpo`: group-relative outcome advantages, no critic. `ppo`: GAE with the value head. */
+  algo: 'grpo' | 'ppo';
+  iterations: number;
+  /** Distinct tasks per iteration. */
+  tasksPerIteration: number;
+  /** Rollouts per task (GRPO's G; PPO uses it too, as more episodes per task). */
+  groupSize: number;
+  epochs: number;
+  minibatchSize: number;
+  learningRate: number;
+  clip: number;
+  /** Value-loss weight (PPO); GRPO trains no critic and ignores it. */
+  valueCoef: number;
+  entropyCoef: number;
+  gamma: number;
+  lambda: number;
+  /** Evaluate every this many iterations (and after the last). 0 never. */
+  evalEvery: number;
+  /** Held-out tasks per evaluation (one greedy episode each). */
+  evalEpisodes: number;
+  /** Episodes in flight at once. */
+  concurrency: number;
+  seed: number;
+}
+
+export const DEFAULT_TRAINER_CONFIG: TrainerConfig = {
+  algo: 'grpo',
+  iterations: 20,
+  tasksPerIteration: 16,
+  groupSize: 8,
+  epochs: 4,
+  minibatchSize: 64,
+  learningRate: 1e-3,
+  clip: 0.2,
+  valueCoef: 0.5,
+  entropyCoef: 0.01,
+  gamma: 1,
+  lambda: 0.95,
+  evalEvery: 5,
+  evalEpisodes: 100,
+  concurrency: 1,
+  seed: 0,
+};
+
+export interface EvalMetrics {
+  episodes: number;
+  successRate: number;
+  meanReward: number;
+  meanSteps: number;
+}
+
+export interface IterationMetrics {
+  iteration: number;
+  /** Seconds per stage. */
+  seconds: { collect: number; advantages: number; update: number; evaluate: number };
+  rollout: {
+    episodes: number;
+    steps: number;
+    successRate: number;
+    meanReward: number;
+    informativeGroups: number;
+  };
+  update: UpdateMetrics & { explainedVariance: number };
+  /** Interactions with the training env so far (real or synthetic, whichever it is). */
+  envSteps: number;
+  eval?: EvalMetrics;
+}
+
+export interface TrainerIO {
+  policy: TrainerPolicy;
+  /** The env to train in: the real env, or DreamGym's synthetic one. */
+  makeEnv: () => Env;
+  trainTasks: readonly Task[];
+  /** The env to evaluate in (held-out tasks, usually the real env). */
+  makeEvalEnv?: () => Env;
+  evalTasks?: readonly Task[];
+  /** Run folder: metrics.jsonl and checkpoint/ go here. */
+  outDir?: string;
+  /** Continue from `outDir/checkpoint` (the policy must already hold its weights). */
+  resume?: boolean;
+  onIteration?: (metrics: IterationMetrics) => void;
+}
+
+/**
+ * The training loop in four named, timed stages per iteration: collect (grouped rollouts with the
+ * sampling policy) → advantages (GRPO or GAE) → update (clipped policy-gradient epochs) →
+ * evaluate (greedy, on held-out tasks). Metrics go to `metrics.jsonl`, one line per iteration;
+ * a checkpoint is written atomically after every iteration, and `resume` continues after it.
+ */
+export async function train(
+  io: TrainerIO,
+  overrides: Partial<TrainerConfig> = {},
+): Promise<IterationMetrics[]> {
+  const config = { ...DEFAULT_TRAINER_CONFIG, ...overrides };
+  validate(config);
+  const optimizer = tf.train.adam(config.learningRate);
+  const checkpoint = io.outDir ? join(io.outDir, 'checkpoint') : undefined;
+  let start = 0;
+  let envSteps = 0;
+  if (io.resume && checkpoint) {
+    const state = await readCheckpointState<{ iteration: number; envSteps: number }>(checkpoint);
+    if (state) {
+      await restoreOptimizer(checkpoint, optimizer);
+      start = state.iteration + 1;
+      envSteps = state.envSteps;
+    }
+  }
+  if (io.outDir) await mkdir(io.outDir, { recursive: true });
+  const history: IterationMetrics[] = [];
+  for (let iteration = start; iteration < config.iterations; iteration++) {
+    const seconds = { collect: 0, advantages: 0, update: 0, evaluate: 0 };
+    const rng = new Rng(config.seed).fork('iteration', iteration);
+    const tasks = rng.sample(io.trainTasks, config.tasksPerIteration);
+
+    const episodes = await timed(seconds, 'collect', () =>
+      rollout({
+        makeEnv: io.makeEnv,
+        policy: io.policy,
+        tasks,
+        groupSize: config.groupSize,
+        concurrency: config.concurrency,
+        seed: rng.uint32(),
+        provenance: 'real-online',
+      }),
+    );
+    envSteps += episodes.reduce((s, e) => s + e.steps.length, 0);
+
+    const samples = await timed(seconds, 'advantages', async () => toSamples(episodes, config));
+
+    const update = await timed(seconds, 'update', async () =>
+      ppoUpdate(io.policy, optimizer, samples, {
+        epochs: config.epochs,
+        minibatchSize: config.minibatchSize,
+        clip: config.clip,
+        valueCoef: config.algo === 'ppo' ? config.valueCoef : 0,
+        entropyCoef: config.entropyCoef,
+        normalizeAdvantages: config.algo === 'ppo',
+        seed: rng.uint32(),
+      }),
+    );
+
+    const last = iteration === config.iterations - 1;
+    const due = config.evalEvery > 0 && ((iteration + 1) % config.evalEvery === 0 || last);
+    const evalMetrics =
+      due && io.makeEvalEnv && io.evalTasks
+        ? await timed(seconds, 'evaluate', () =>
+            evaluate(
+              io.policy,
+              io.makeEvalEnv as () => Env,
+              (io.evalTasks as Task[]).slice(0, config.evalEpisodes),
+              config,
+            ),
+          )
+        : undefined;
+
+    const metrics: IterationMetrics = {
+      iteration,
+      seconds,
+      rollout: rolloutStats(episodes),
+      update: {
+        ...update,
+        explainedVariance: explainedVariance(
+          samples.map((s) => s.value),
+          samples.map((s) => s.return),
+        ),
+      },
+      envSteps,
+      ...(evalMetrics && { eval: evalMetrics }),
+    };
+    history.push(metrics);
+    if (io.outDir && checkpoint) {
+      await appendFile(join(io.outDir, 'metrics.jsonl'), `${JSON.stringify(metrics)}\n`);
+      await saveCheckpoint(checkpoint, io.policy, optimizer, { iteration, envSteps, config });
+    }
+    io.onIteration?.(metrics);
+  }
+  optimizer.dispose();
+  return history;
+}
+
+/** Greedy episodes (temperature 0) on held-out tasks: success rate, mean final reward, steps. */
+export async function evaluate(
+  policy: TrainerPolicy,
+  makeEnv: () => Env,
+  tasks: readonly Task[],
+  { seed = 0, concurrency = 1 }: { seed?: number; concurrency?: number } = {},
+): Promise<EvalMetrics> {
+  const temperature = policy.temperature;
+  policy.temperature = 0;
+  try {
+    const episodes = await rollout({
+      makeEnv,
+      policy,
+      tasks,
+      seed,
+      concurrency,
+      provenance: 'real-online',
+    });
+    const n = episodes.length;
+    return {
+      episodes: n,
+      successRate: episodes.filter((e) => isSuccess(e.trajectory)).length / n,
+      meanReward: episodes.reduce((s, e) => s + finalReward(e.trajectory), 0) / n,
+      meanSteps: episodes.reduce((s, e) => s + e.steps.length, 0) / n,
+    };
+  } finally {
+    policy.temperature = temperature;
+  }
+}
+
+/** Advantages and returns for every recorded decision, by the configured estimator. */
+function toSamples(episodes: readonly RolloutEpisode[], config: TrainerConfig): PolicySample[] {
+  const inputs: EpisodeRewards[] = episodes.map((e) => {
+    const last = e.steps.at(-1);
+    return {
+      groupId: e.groupId,
+      rewards: e.steps.map((s) => s.reward),
+      values: e.steps.map((s) => s.value),
+      terminated: last?.terminated ?? true,
+      truncated: last?.truncated ?? false,
+      bootstrapValue: e.bootstrapValue,
+    };
+  });
+  const { advantages, returns } =
+    config.algo === 'grpo'
+      ? grpo(inputs)
+      : gae(inputs, { gamma: config.gamma, lambda: config.lambda });
+  return episodes.flatMap((e, i) =>
+    e.steps.map((s, t) => ({
+      observation: s.observation,
+      history: s.history,
+      action: s.action,
+      logProb: s.logProb,
+      value: s.value,
+      advantage: advantages[i]?.[t] as number,
+      return: returns[i]?.[t] as number,
+    })),
+  );
+}
+
+function rolloutStats(episodes: readonly RolloutEpisode[]): IterationMetrics['rollout'] {
+  const groups = new Map<string, number[]>();
+  for (const e of episodes)
+    groups.set(e.groupId, [...(groups.get(e.groupId) ?? []), finalReward(e.trajectory)]);
+  const informative = [...groups.values()].filter((rs) => rs.some((r) => r !== rs[0])).length;
+  return {
+    episodes: episodes.length,
+    steps: episodes.reduce((s, e) => s + e.steps.length, 0),
+    successRate: episodes.filter((e) => isSuccess(e.trajectory)).length / episodes.length,
+    meanReward: episodes.reduce((s, e) => s + finalReward(e.trajectory), 0) / episodes.length,
+    informativeGroups: groups.size ? informative / groups.size : 0,
+  };
+}
+
+async function timed<T>(
+  seconds: Record<string, number>,
+  stage: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const start = performance.now();
+  try {
+    return await fn();
+  } finally {
+    seconds[stage] = (performance.now() - start) / 1000;
+  }
+}
+
+function validate(config: TrainerConfig): void {
+  if (config.algo !== 'grpo' && config.algo !== 'ppo') {
+    throw new ConfigError(`unknown algorithm "${config.algo}"; available: grpo, ppo.`);
+  }
+  for (const key of [
+    'iterations',
+    'tasksPerIteration',
+    'groupSize',
+    'epochs',
+    'minibatchSize',
+    'concurrency',
+  ] as const) {
+    if (!Number.isInteger(config[key]) || config[key] < 1) {
+      throw new ConfigError(
+        `trainer config ${key} must be a positive integer, got ${config[key]}.`,
+      );
+    }
+  }
+  if (config.algo === 'grpo' && config.groupSize < 2) {
+    throw new ConfigError('GRPO compares rollouts of the same task: set groupSize to 2 or more.');
+  }
+}
