@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import { initTf } from '../../core/tf.ts';
+import { collect } from '../../data/collect.ts';
+import { percent, summarize } from '../../data/summary.ts';
+import { envEntry } from '../../envs/registry.ts';
+import { loadPolicy } from '../../policy/load.ts';
+import { intOption, splitOption } from '../options.ts';
+import { progressBar } from '../progress.ts';
+
+export function evalCommand(program: Command): void {
+  program
+    .command('eval')
+    .description('evaluate a policy (a name or a saved run) on held-out tasks')
+    .requiredOption('--env <name>', 'env, e.g. webshop')
+    .requiredOption(
+      '--policy <name|dir>',
+      'random, expert, or a run folder saved by dreamgym train',
+    )
+    .option('--split <split>', 'task split: train or test', splitOption, 'test')
+    .option('--episodes <n>', 'episodes (one per task)', intOption(1), 200)
+    .option('--seed <n>', 'seed', intOption(0), 0)
+    .option('--json', 'print the result as JSON')
+    .action(async (o) => {
+      await initTf();
+      const entry = envEntry(o.env);
+      const policy = await loadPolicy(o.policy, { env: o.env });
+      const tasks = entry.tasks({ split: o.split }).tasks(o.split, o.episodes);
+      const env = entry.make({ split: o.split });
+      const bar = progressBar(o.episodes, `eval ${policy.id}`);
+      const trajectories = await collect({
+        env,
+        policy,
+        tasks,
+        episodes: o.episodes,
+        seed: o.seed,
+        provenance: 'real-online',
+        onEpisode: () => bar.tick(),
+      });
+      bar.stop();
+      await env.close();
+      const s = summarize(trajectories);
+      if (o.json) {
+        console.log(
+          JSON.stringify({ env: o.env, policy: policy.id, split: o.split, ...s }, null, 2),
+        );
+        return;
+      }
+      console.log(`${policy.id} on ${s.episodes} ${o.split} tasks of ${o.env}`);
+      console.log(
+        `success rate  ${percent(s.successRate)}\nmean reward   ${s.meanReward.toFixed(3)}\nmean steps    ${s.meanSteps.toFixed(2)}`,
+      );
+    });
+}
