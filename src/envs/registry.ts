@@ -1,6 +1,7 @@
 import { ConfigError } from '../core/errors.ts';
 import { agentgymEntry, isAgentGymRef } from './agentgym/index.ts';
 import type { Env, TaskSource } from './env.ts';
+import { HouseholdEnv, makeHousehold } from './household/household-env.ts';
 import { makeWebShop, WebShopEnv } from './webshop/webshop-env.ts';
 
 /** Options every built-in env understands; each env reads the ones that apply to it. */
@@ -41,6 +42,15 @@ export const ENVS: Record<string, EnvEntry> = {
         ...(o.maxSteps !== undefined && { maxSteps: o.maxSteps }),
       }),
     tasks: (o) => new WebShopEnv(webshopOptions(o)),
+  },
+  household: {
+    description: 'text household after ALFWorld: go to, open, take, move, heat/cool/clean, use',
+    make: (o) =>
+      makeHousehold({
+        ...(o.split !== undefined && { split: o.split }),
+        ...(o.maxSteps !== undefined && { maxSteps: o.maxSteps }),
+      }),
+    tasks: () => new HouseholdEnv(),
   },
 };
 

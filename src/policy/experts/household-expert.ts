@@ -59,7 +59,7 @@ export class HouseholdExpert implements Policy {
   /** The world after an episode's commands, per history array, so each step replays one more. */
   private readonly worlds = new WeakMap<
     readonly Step[],
-    { task: Task; replayed: string[]; world: HouseholdWorld }
+    { taskId: string; replayed: string[]; world: HouseholdWorld }
   >();
 
   constructor(options: HouseholdExpertOptions = {}) {
@@ -101,12 +101,12 @@ export class HouseholdExpert implements Policy {
     let entry = this.worlds.get(history);
     if (
       !entry ||
-      entry.task !== task ||
+      entry.taskId !== task.id ||
       entry.replayed.length > history.length ||
       entry.replayed.some((action, i) => history[i]?.action !== action)
     ) {
       const world = HouseholdWorld.fromScene(generateScene(householdSpec(task).scene));
-      entry = { task, replayed: [], world };
+      entry = { taskId: task.id, replayed: [], world };
       this.worlds.set(history, entry);
     }
     for (const step of history.slice(entry.replayed.length)) {
@@ -183,10 +183,10 @@ function wrongPlace({ world, plan, rng }: MistakeContext): PolicyAction | undefi
 }
 
 function idle({ world, rng }: MistakeContext): PolicyAction {
-  const idle = ['look', 'inventory'];
-  if (world.location) idle.push(`examine ${world.location}`);
-  if (world.holding) idle.push(`examine ${world.holding.name}`);
-  return { action: rng.pick(idle), reasoning: 'looked around instead of acting (noise)' };
+  const pastimes = ['look', 'inventory'];
+  if (world.location) pastimes.push(`examine ${world.location}`);
+  if (world.holding) pastimes.push(`examine ${world.holding.name}`);
+  return { action: rng.pick(pastimes), reasoning: 'looked around instead of acting (noise)' };
 }
 
 function wrongObject({ world, belief, plan, rng }: MistakeContext): PolicyAction | undefined {
