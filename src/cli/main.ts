@@ -4,7 +4,10 @@ import { bufferCommand } from './commands/buffer.ts';
 import { collectCommand } from './commands/collect.ts';
 import { demoCommand } from './commands/demo.ts';
 import { envsCommand } from './commands/envs.ts';
+import { evalCommand } from './commands/eval.ts';
+import { llmCommand } from './commands/llm.ts';
 import { playCommand } from './commands/play.ts';
+import { trainCommand } from './commands/train.ts';
 
 // `dreamgym … | head` closes stdout early: stop quietly instead of crashing on EPIPE.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -17,9 +20,18 @@ const program = new Command('dreamgym')
   .version('0.1.0')
   .showHelpAfterError('(run with --help for usage)');
 
-for (const register of [demoCommand, collectCommand, playCommand, envsCommand, bufferCommand]) {
+for (const register of [
+  demoCommand,
+  collectCommand,
+  playCommand,
+  envsCommand,
+  bufferCommand,
+  trainCommand,
+  evalCommand,
+]) {
   register(program);
 }
+llmCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,4 +1,4 @@
-/** Small text utilities shared by the choice policy's features and query proposer. */
+/** Small text utilities: words, budgets and prices in instructions and pages, action context. */
 
 const STOPWORDS = new Set(
   (

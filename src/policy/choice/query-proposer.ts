@@ -1,4 +1,4 @@
-import { contentWords } from './text.ts';
+import { contentWords } from '../../core/text.ts';
 
 /**
  * Candidate texts for a free-text action template such as `search[<query>]`, built from the
