@@ -1,0 +1,40 @@
+import type { Observation, Step, Task } from '../core/types.ts';
+import type { RetrievedTransition } from '../replay/replay-buffer.ts';
+
+/** What an experience model is asked at each synthetic step. */
+export interface ExperienceRequest {
+  task: Task;
+  /** The episode so far (synthetic steps), oldest first. */
+  history: readonly Step[];
+  /** The state before the action: the initial state or the last step's observation. */
+  state: Observation;
+  action: string;
+  /** The most similar real transitions from the replay buffer, most similar first. */
+  demonstrations: readonly RetrievedTransition[];
+}
+
+/** The model's answer: its reasoning, then the predicted next state, reward and termination. */
+export interface ExperiencePrediction {
+  reasoning: string;
+  nextState: Observation;
+  reward: number;
+  terminated: boolean;
+}
+
+/**
+ * Predicts the next state, reward and termination of a text environment from the task, the
+ * history, the state, the action and retrieved real transitions (DreamGym's experience model).
+ * It never sees a real env's hidden state, catalog or code: what it knows comes from the replay
+ * buffer, its demonstrations and, for an LLM, general knowledge.
+ */
+export interface ExperienceModel {
+  readonly id: string;
+  /** The first observation of an episode of `task`; `demonstrations` are real episode starts. */
+  initial(task: Task, demonstrations: readonly RetrievedTransition[]): Promise<Observation>;
+  predict(request: ExperienceRequest): Promise<ExperiencePrediction>;
+}
+
+/** The model could not produce a usable prediction (an LLM's garbage, say): the episode is truncated. */
+export class ExperienceModelError extends Error {
+  override name = 'ExperienceModelError';
+}

@@ -1,0 +1,173 @@
+import { ratio } from 'fuzzball';
+import { finalReward, isSuccess, type Step, type Task, type Trajectory } from '../core/types.ts';
+import { collect } from '../data/collect.ts';
+import type { Env } from '../envs/env.ts';
+import type { Policy } from '../policy/policy.ts';
+import type { ReplayBuffer } from '../replay/replay-buffer.ts';
+import type { ExperienceModel } from './experience-model.ts';
+
+export interface StepFidelity {
+  transitions: number;
+  /** Share of predicted next-state texts identical to the real ones. */
+  exactMatch: number;
+  /** Mean normalised edit similarity of predicted and real next-state texts, in [0, 1]. */
+  editSimilarity: number;
+  /** Mean F1 of predicted vs real admissible actions. */
+  actionF1: number;
+  rewardMae: number;
+  /** Share of steps whose predicted termination equals the real one. */
+  terminalAccuracy: number;
+}
+
+export interface TeacherForcedReport extends StepFidelity {
+  /** The same measures per kind of action (`search`, `click[item]`, `click[Buy Now]`, `go to` …). */
+  byAction: Record<string, StepFidelity>;
+}
+
+export interface FreeRunningReport {
+  episodes: number;
+  real: EpisodeStats;
+  synthetic: EpisodeStats;
+}
+
+interface EpisodeStats {
+  successRate: number;
+  meanReward: number;
+  meanSteps: number;
+}
+
+/**
+ * Teacher-forced fidelity: replays held-out real trajectories step by step, asks the model for
+ * each real (state, action) with demonstrations retrieved from the buffer (never from the
+ * trajectory itself), and compares its prediction with what really happened.
+ */
+export async function teacherForced({
+  model,
+  buffer,
+  trajectories,
+  k = 4,
+}: {
+  model: ExperienceModel;
+  buffer: ReplayBuffer;
+  trajectories: readonly Trajectory[];
+  k?: number;
+}): Promise<TeacherForcedReport> {
+  const rows: Array<{ kind: string } & Omit<StepFidelity, 'transitions'>> = [];
+  for (const trajectory of trajectories) {
+    for (const [t, real] of trajectory.steps.entries()) {
+      const state = t === 0 ? trajectory.initial : (trajectory.steps[t - 1] as Step).observation;
+      const history = trajectory.steps.slice(0, t);
+      const demonstrations = await buffer.retrieve(
+        { state, action: real.action, task: trajectory.task },
+        k,
+        {
+          env: trajectory.env,
+          provenance: ['real-offline', 'real-online'],
+          excludeTrajectory: trajectory.id,
+        },
+      );
+      const predicted = await model.predict({
+        task: trajectory.task,
+        history,
+        state,
+        action: real.action,
+        demonstrations,
+      });
+      rows.push({
+        kind: actionKind(real.action),
+        exactMatch: predicted.nextState.text === real.observation.text ? 1 : 0,
+        editSimilarity:
+          ratio(predicted.nextState.text, real.observation.text, { full_process: false }) / 100,
+        actionF1: f1(predicted.nextState.actions ?? [], real.observation.actions ?? []),
+        rewardMae: Math.abs(predicted.reward - real.reward),
+        terminalAccuracy: predicted.terminated === real.terminated ? 1 : 0,
+      });
+    }
+  }
+  const kinds = [...new Set(rows.map((r) => r.kind))].sort();
+  return {
+    ...average(rows),
+    byAction: Object.fromEntries(
+      kinds.map((kind) => [kind, average(rows.filter((r) => r.kind === kind))]),
+    ),
+  };
+}
+
+/**
+ * Free-running fidelity: the same policy plays the same tasks in the real and the synthetic env;
+ * compares success, reward and episode length.
+ */
+export async function freeRunning({
+  policy,
+  realEnv,
+  syntheticEnv,
+  tasks,
+  seed = 0,
+}: {
+  policy: Policy;
+  realEnv: Env;
+  syntheticEnv: Env;
+  tasks: readonly Task[];
+  seed?: number;
+}): Promise<FreeRunningReport> {
+  const run = async (env: Env) =>
+    stats(
+      await collect({
+        env,
+        policy,
+        tasks,
+        episodes: tasks.length,
+        seed,
+        provenance: 'real-online',
+      }),
+    );
+  return { episodes: tasks.length, real: await run(realEnv), synthetic: await run(syntheticEnv) };
+}
+
+/** A coarse name for an action, to break fidelity down: `search`, `click[Buy Now]`, `click[item]`, `go to`. */
+export function actionKind(action: string): string {
+  const bracket = /^\s*([a-z_]+)\s*\[(.*)\]\s*$/is.exec(action);
+  if (bracket) {
+    const [, verb, arg] = bracket as unknown as [string, string, string];
+    if (verb.toLowerCase() !== 'click') return verb.toLowerCase();
+    if (/^[A-Z0-9]{10}$/.test(arg) && /\d/.test(arg)) return 'click[item]';
+    if (/^(Back to Search|Next >|< Prev|Description|Features|Buy Now)$/.test(arg))
+      return `click[${arg}]`;
+    return 'click[option]';
+  }
+  const words = action.trim().toLowerCase().split(/\s+/);
+  return words[0] === 'go' ? 'go to' : (words[0] ?? '');
+}
+
+function stats(trajectories: readonly Trajectory[]): EpisodeStats {
+  const n = trajectories.length || 1;
+  return {
+    successRate: trajectories.filter(isSuccess).length / n,
+    meanReward: trajectories.reduce((s, t) => s + finalReward(t), 0) / n,
+    meanSteps: trajectories.reduce((s, t) => s + t.steps.length, 0) / n,
+  };
+}
+
+function average(rows: ReadonlyArray<Omit<StepFidelity, 'transitions'>>): StepFidelity {
+  const n = rows.length || 1;
+  const mean = (key: keyof Omit<StepFidelity, 'transitions'>) =>
+    rows.reduce((s, r) => s + r[key], 0) / n;
+  return {
+    transitions: rows.length,
+    exactMatch: mean('exactMatch'),
+    editSimilarity: mean('editSimilarity'),
+    actionF1: mean('actionF1'),
+    rewardMae: mean('rewardMae'),
+    terminalAccuracy: mean('terminalAccuracy'),
+  };
+}
+
+function f1(predicted: readonly string[], real: readonly string[]): number {
+  if (predicted.length === 0 && real.length === 0) return 1;
+  const truth = new Set(real);
+  const hits = new Set(predicted.filter((a) => truth.has(a))).size;
+  if (hits === 0) return 0;
+  const precision = hits / new Set(predicted).size;
+  const recall = hits / truth.size;
+  return (2 * precision * recall) / (precision + recall);
+}

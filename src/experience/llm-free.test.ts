@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Step, Task, Trajectory } from '../core/types.ts';
+import { runEnvConformance } from '../envs/conformance.ts';
+import { TimeLimit } from '../envs/wrappers/time-limit.ts';
+import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { webshopTrajectories } from '../replay/testing/fixtures.ts';
+import type { ExperienceModel } from './experience-model.ts';
+import { teacherForced } from './fidelity.ts';
+import { llmFreeModel } from './llm-free.ts';
+import { NearestNeighborModel } from './nearest-neighbor-model.ts';
+import { SyntheticEnv } from './synthetic-env.ts';
+
+let offline: Trajectory[];
+let heldOut: Trajectory[];
+let buffer: ReplayBuffer;
+let model: ExperienceModel;
+let tasks: Task[];
+
+beforeAll(async () => {
+  offline = await webshopTrajectories(150, 1);
+  heldOut = (await webshopTrajectories(180, 2)).slice(150);
+  buffer = ReplayBuffer.open();
+  await buffer.add(offline);
+  model = llmFreeModel('webshop', buffer);
+  tasks = offline.map((t) => t.task);
+});
+
+const synthetic = (options: { writeBack?: boolean; model?: ExperienceModel } = {}) =>
+  new SyntheticEnv({
+    env: 'webshop',
+    model: options.model ?? model,
+    buffer,
+    tasks: { tasks: () => tasks },
+    ...options,
+  });
+
+runEnvConformance({
+  name: 'synthetic webshop (LLM-free model)',
+  makeEnv: () => new TimeLimit(synthetic(), 15),
+  invalidAction: 'click[Buy Now]',
+});
+
+/** Plays actions in a synthetic env and returns the observations' texts. */
+async function play(env: SyntheticEnv, task: Task, actions: string[]): Promise<string[]> {
+  const texts = [(await env.reset({ task })).observation.text];
+  for (const action of actions) texts.push((await env.step(action)).observation.text);
+  return texts;
+}
+
+describe('LLM-free webshop experience model', () => {
+  it('keeps an episode consistent: a revisited page shows what it showed before', async () => {
+    const env = synthetic();
+    const task = tasks[0] as Task;
+    const first = await env.reset({ task });
+    expect(first.observation.text).toContain(task.instruction);
+    const results = await env.step('search[comfortable everyday item]');
+    const item = results.observation.actions?.find((a) => /^click\[B0/.test(a));
+    expect(item).toBeDefined();
+    const opened = await env.step(item as string);
+    const back = await env.step('click[< Prev]');
+    expect(back.observation.text).toBe(results.observation.text);
+    const again = await env.step(item as string);
+    expect(again.observation.text).toBe(opened.observation.text);
+    await env.step('click[Back to Search]');
+    expect((await env.step('search[comfortable everyday item]')).observation.text).toBe(
+      results.observation.text,
+    );
+  });
+
+  it('keeps a change: options selected before visiting the description still count at purchase', async () => {
+    const trajectory = offline.find((t) =>
+      t.steps.some((s) => s.observation.text.startsWith('You have clicked')),
+    );
+    if (!trajectory) throw new Error('no trajectory with an option click');
+    const task = trajectory.task;
+    const upToItem = trajectory.steps
+      .slice(
+        0,
+        trajectory.steps.findIndex((s) => s.observation.text.startsWith('You have clicked')),
+      )
+      .map((s) => s.action);
+    const option = trajectory.steps.find((s) =>
+      s.observation.text.startsWith('You have clicked'),
+    ) as Step;
+    const env = synthetic();
+    await play(env, task, [...upToItem, option.action, 'click[Description]', 'click[< Prev]']);
+    const bought = await env.step('click[Buy Now]');
+    expect(bought.terminated).toBe(true);
+    const label = /click\[(.*)\]/.exec(option.action)?.[1] as string;
+    expect(bought.info.reasoning).toContain(`selected: ${label}`);
+  });
+
+  it('is deterministic', async () => {
+    const actions = heldOut[0]?.steps.map((s) => s.action) ?? [];
+    const task = heldOut[0]?.task as Task;
+    expect(await play(synthetic(), task, actions)).toEqual(await play(synthetic(), task, actions));
+  });
+
+  it('is closer to the real env than nearest-neighbour retrieval, and fits rewards within 0.1', async () => {
+    const llmFree = await teacherForced({ model, buffer, trajectories: heldOut });
+    const nearest = await teacherForced({
+      model: new NearestNeighborModel(),
+      buffer,
+      trajectories: heldOut,
+    });
+    expect(llmFree.exactMatch).toBeGreaterThan(nearest.exactMatch);
+    expect(llmFree.rewardMae).toBeLessThan(0.1);
+    expect(llmFree.terminalAccuracy).toBe(1);
+    expect(llmFree.byAction['click[option]']?.exactMatch).toBe(1);
+  });
+
+  it('writes synthetic episodes back to the buffer when asked', async () => {
+    const own = ReplayBuffer.open();
+    await own.add(offline.slice(0, 20));
+    const env = new SyntheticEnv({
+      env: 'webshop',
+      model: llmFreeModel('webshop', own),
+      buffer: own,
+      writeBack: true,
+      policyId: 'test',
+    });
+    await play(env, tasks[0] as Task, [
+      'search[anything]',
+      'click[Back to Search]',
+      'search[anything]',
+    ]);
+    await env.step('click[Back to Search]');
+    const results = await env.step('search[red]');
+    const item = results.observation.actions?.find((a) => /B0/.test(a));
+    await env.step(item as string);
+    await env.step('click[Buy Now]');
+    expect(own.stats().byEnv.webshop?.synthetic?.trajectories).toBe(1);
+    const [stored] = [...own.trajectories({ provenance: 'synthetic' })];
+    expect(stored?.policyId).toBe('test');
+    expect(stored?.steps.at(-1)?.terminated).toBe(true);
+  });
+
+  it('truncates the episode with reason model-error when the model fails', async () => {
+    const failing: ExperienceModel = {
+      id: 'failing',
+      initial: model.initial.bind(model),
+      predict: async () => {
+        throw new Error('garbage');
+      },
+    };
+    const env = synthetic({ model: failing });
+    await env.reset({ task: tasks[0] as Task });
+    const step = await env.step('search[x]');
+    expect(step.truncated).toBe(true);
+    expect(step.terminated).toBe(false);
+    expect(step.info.truncatedBy).toBe('model-error');
+  });
+});
+
+describe('honesty', () => {
+  it('no experience-model module imports a real env (catalog, scene or server code)', () => {
+    const root = resolve(import.meta.dirname);
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = readFileSync(file, 'utf8');
+      for (const [, spec] of source.matchAll(/^import[^'"]*['"](\.[^'"]+)['"]/gm)) {
+        visit(resolve(dirname(file), spec as string));
+      }
+    };
+    for (const entry of [
+      'llm-free.ts',
+      'synthetic-env.ts',
+      'nearest-neighbor-model.ts',
+      'webshop/webshop-model.ts',
+    ])
+      visit(join(root, entry));
+    const realEnvs = [...seen].filter((f) => /\/src\/envs\/(webshop|household|agentgym)\//.test(f));
+    expect(realEnvs).toEqual([]);
+    expect(seen.size).toBeGreaterThan(5);
+  });
+});

@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { EnvClosedError, EnvNotResetError, EpisodeEndedError, TaskError } from '../core/errors.ts';
+import { Rng } from '../core/rng.ts';
+import { isActionTemplate, type Observation, type Step, type Task } from '../core/types.ts';
+import type { Env, ResetOptions, ResetResult, StepResult, TaskSource } from '../envs/env.ts';
+import type { ReplayBuffer, RetrieveFilter } from '../replay/replay-buffer.ts';
+import type { ExperienceModel } from './experience-model.ts';
+
+export interface SyntheticEnvOptions {
+  /** Env family the experience is about (`webshop`); tasks of other families are refused. */
+  env: string;
+  model: ExperienceModel;
+  /** Where demonstrations come from (and where synthetic episodes go with `writeBack`). */
+  buffer: ReplayBuffer;
+  /** Tasks for `reset({ seed })` without a task: drawn from its train split. */
+  tasks?: TaskSource;
+  /** Demonstrations retrieved per step. Default 4. */
+  k?: number;
+  /** Which transitions may be demonstrations. Default: real ones of this env. */
+  demonstrations?: RetrieveFilter;
+  /** Store each finished episode in the buffer as `synthetic`. Default false. */
+  writeBack?: boolean;
+  policyId?: string;
+}
+
+/**
+ * DreamGym's synthetic environment: the Env contract over an experience model. Each step
+ * retrieves the k most similar real transitions from the replay buffer and asks the model for the
+ * next state, reward and termination. Inadmissible actions are refused here, as in a real env,
+ * without asking the model; a model failure truncates the episode (`truncatedBy: 'model-error'`).
+ * No step limit of its own: wrap it in `TimeLimit` like the real env.
+ */
+export class SyntheticEnv implements Env {
+  readonly name: string;
+  /** Steps taken in this env since it was made (synthetic interactions). */
+  steps = 0;
+  private task: Task | undefined;
+  private state: Observation | undefined;
+  private history: Step[] = [];
+  private initial: Observation | undefined;
+  private startedAt = '';
+  private seed: number | undefined;
+  private ended: 'terminated' | 'truncated' | undefined;
+  private closed = false;
+
+  constructor(private readonly options: SyntheticEnvOptions) {
+    this.name = options.env;
+  }
+
+  async reset({ task, seed }: ResetOptions = {}): Promise<ResetResult> {
+    if (this.closed) throw new EnvClosedError(this.name);
+    const chosen = task ?? this.draw(seed ?? 0);
+    if (chosen.env !== this.name)
+      throw new TaskError(`task ${chosen.id} is for env "${chosen.env}", not "${this.name}".`);
+    const starts = await this.options.buffer.retrieve(
+      { state: { text: chosen.instruction }, action: '', task: chosen },
+      this.k,
+      this.filter,
+    );
+    const observation = await this.options.model.initial(chosen, starts);
+    this.task = chosen;
+    this.state = observation;
+    this.initial = observation;
+    this.history = [];
+    this.ended = undefined;
+    this.seed = seed;
+    this.startedAt = new Date().toISOString();
+    return { observation: copy(observation), info: { task: chosen, synthetic: true } };
+  }
+
+  async step(action: string): Promise<StepResult> {
+    if (this.closed) throw new EnvClosedError(this.name);
+    const { task, state } = this;
+    if (!task || !state) throw new EnvNotResetError(this.name);
+    if (this.ended) throw new EpisodeEndedError(this.name, this.ended);
+    this.steps++;
+    const refusal = inadmissible(action, state);
+    if (refusal) {
+      return this.record(action, {
+        observation: copy(state),
+        reward: 0,
+        terminated: false,
+        truncated: false,
+        info: { invalidAction: refusal },
+      });
+    }
+    const demonstrations = await this.options.buffer.retrieve(
+      { state, action, task },
+      this.k,
+      this.filter,
+    );
+    try {
+      const prediction = await this.options.model.predict({
+        task,
+        history: this.history,
+        state,
+        action,
+        demonstrations,
+      });
+      return this.record(
+        action,
+        {
+          observation: prediction.nextState,
+          reward: prediction.reward,
+          terminated: prediction.terminated,
+          truncated: false,
+          info: {
+            reasoning: prediction.reasoning,
+            demonstrations: demonstrations.map((d) => `${d.trajectoryId}#${d.t}`),
+          },
+        },
+        prediction.reasoning,
+      );
+    } catch (error) {
+      return this.record(action, {
+        observation: copy(state),
+        reward: 0,
+        terminated: false,
+        truncated: true,
+        info: { truncatedBy: 'model-error', error: (error as Error).message },
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  private get k(): number {
+    return this.options.k ?? 4;
+  }
+
+  private get filter(): RetrieveFilter {
+    return (
+      this.options.demonstrations ?? { env: this.name, provenance: ['real-offline', 'real-online'] }
+    );
+  }
+
+  private draw(seed: number): Task {
+    const tasks = this.options.tasks?.tasks('train');
+    if (!tasks || tasks.length === 0) {
+      throw new TaskError(
+        `synthetic ${this.name}: reset({ seed }) needs a task source; pass a task to reset() instead.`,
+      );
+    }
+    return new Rng(seed).fork('synthetic-task').pick(tasks);
+  }
+
+  private async record(
+    action: string,
+    result: StepResult,
+    reasoning?: string,
+  ): Promise<StepResult> {
+    const step: Step = {
+      action,
+      observation: result.observation,
+      reward: result.reward,
+      terminated: result.terminated,
+      truncated: result.truncated,
+      info: result.info,
+    };
+    if (reasoning !== undefined) step.reasoning = reasoning;
+    this.history.push(step);
+    this.state = result.observation;
+    if (result.terminated || result.truncated) {
+      this.ended = result.terminated ? 'terminated' : 'truncated';
+      if (this.options.writeBack) await this.writeBack();
+    }
+    return { ...result, observation: copy(result.observation) };
+  }
+
+  private async writeBack(): Promise<void> {
+    const task = this.task as Task;
+    const trajectory = {
+      id: randomUUID(),
+      env: this.name,
+      task,
+      initial: this.initial as Observation,
+      steps: this.history,
+      provenance: 'synthetic' as const,
+      policyId: this.options.policyId ?? 'unknown',
+      startedAt: this.startedAt,
+      endedAt: new Date().toISOString(),
+      ...(this.seed !== undefined && { seed: this.seed }),
+    };
+    await this.options.buffer.add([trajectory]);
+  }
+}
+
+/** Why `action` is not admissible in `state`, or undefined when it is. */
+export function inadmissible(action: string, state: Observation): string | undefined {
+  if (action.trim().length === 0) return 'empty action.';
+  const actions = state.actions;
+  if (!actions) return undefined;
+  const wanted = action.trim().toLowerCase();
+  for (const a of actions) {
+    if (isActionTemplate(a)) {
+      const [before, after] = a.toLowerCase().split(/<[^<>]+>/) as [string, string];
+      if (
+        wanted.startsWith(before) &&
+        wanted.endsWith(after) &&
+        wanted.length > before.length + after.length
+      )
+        return undefined;
+    } else if (a.toLowerCase() === wanted) return undefined;
+  }
+  return `"${action}" is not an admissible action here.`;
+}
+
+function copy(o: Observation): Observation {
+  return o.actions ? { ...o, actions: [...o.actions] } : { ...o };
+}

@@ -1,0 +1,231 @@
+import { budgetOf, contentWords, priceIn } from '../../core/text.ts';
+import { finalReward, type Trajectory, transitions } from '../../core/types.ts';
+import { RewardModel } from '../reward-model.ts';
+import {
+  clickLabel,
+  type ItemView,
+  type Page,
+  parsePage,
+  type ResultRow,
+  searchQuery,
+} from './grammar.ts';
+
+/** What the buffer has shown about one product. */
+export interface ProductFacts extends ItemView {
+  description?: string;
+  features?: string;
+}
+
+interface QueryFacts {
+  total: number;
+  /** Result rows by page number, as seen. */
+  pages: Map<number, ResultRow[]>;
+}
+
+interface Purchase {
+  instruction: string;
+  asin: string;
+  selected: string[];
+  reward: number;
+}
+
+/**
+ * Everything real webshop episodes in the replay buffer have shown: the products seen (titles,
+ * prices, options, descriptions), the results of the queries sent, and the purchases with their
+ * rewards. The LLM-free experience model answers from it; it is built only from buffer
+ * transitions, never from the real env's catalog.
+ */
+export class WebShopKnowledge {
+  readonly products = new Map<string, ProductFacts>();
+  readonly queries = new Map<string, QueryFacts>();
+  readonly purchases: Purchase[] = [];
+  private rewardModel: RewardModel | undefined;
+  private documentFrequency: Map<string, number> | undefined;
+
+  static fromTrajectories(trajectories: Iterable<Trajectory>): WebShopKnowledge {
+    const knowledge = new WebShopKnowledge();
+    for (const t of trajectories) knowledge.add(t);
+    return knowledge;
+  }
+
+  /** Learns from one real trajectory. */
+  add(trajectory: Trajectory): void {
+    let query: string | undefined;
+    let asin: string | undefined;
+    let selected: string[] = [];
+    for (const step of transitions(trajectory)) {
+      const next = parsePage(step.nextState.text);
+      const q = searchQuery(step.action);
+      const label = clickLabel(step.action);
+      if (next.kind === 'results') {
+        if (q !== undefined) query = normalizeQuery(q);
+        if (query !== undefined) this.addResults(query, next);
+      } else if (next.kind === 'item') {
+        if (label && /^[a-z0-9]{10}$/i.test(label) && label.toUpperCase() === label) {
+          asin = label;
+          selected = [];
+        }
+        if (asin) this.addItem(asin, next.item);
+        if (next.clicked)
+          selected = [
+            ...selected.filter((s) => !sameGroup(next.item, s, next.clicked as string)),
+            next.clicked,
+          ];
+      } else if (next.kind === 'detail' && asin && label) {
+        const facts = this.products.get(asin);
+        if (facts && label === 'Description') facts.description = next.body;
+        if (facts && label === 'Features') facts.features = next.body;
+      } else if (next.kind === 'done' && asin && step.terminated) {
+        this.purchases.push({
+          instruction: step.task.instruction,
+          asin,
+          selected,
+          reward: step.reward,
+        });
+      }
+    }
+    if (finalReward(trajectory) !== undefined) {
+      this.rewardModel = undefined;
+      this.documentFrequency = undefined;
+    }
+  }
+
+  results(query: string): QueryFacts | undefined {
+    return this.queries.get(normalizeQuery(query));
+  }
+
+  /**
+   * Known products ranked for a query the buffer never saw: idf-weighted overlap of the query's
+   * words with each product's title, ties broken by ASIN.
+   */
+  rank(query: string, limit = 50): ProductFacts[] {
+    const df = this.frequencies();
+    const n = this.products.size;
+    const words = new Set(contentWords(query));
+    const scored: Array<[number, ProductFacts]> = [];
+    for (const facts of this.products.values()) {
+      const title = new Set(contentWords(facts.title));
+      let score = 0;
+      for (const w of words) if (title.has(w)) score += Math.log(1 + n / (df.get(w) ?? 1));
+      if (score > 0) scored.push([score, facts]);
+    }
+    scored.sort((a, b) => b[0] - a[0] || (a[1].asin < b[1].asin ? -1 : 1));
+    return scored.slice(0, limit).map(([, f]) => f);
+  }
+
+  /** The known product whose title is most like `title` (for options and texts of an unseen one). */
+  mostSimilar(title: string, exclude?: string): ProductFacts | undefined {
+    const words = new Set(contentWords(title));
+    let best: ProductFacts | undefined;
+    let bestScore = 0;
+    for (const facts of this.products.values()) {
+      if (facts.asin === exclude || (facts.options.length === 0 && !facts.description)) continue;
+      const overlap = contentWords(facts.title).filter((w) => words.has(w)).length;
+      if (overlap > bestScore) {
+        best = facts;
+        bestScore = overlap;
+      }
+    }
+    return best;
+  }
+
+  /** The reward a real episode got for the same purchase (task, product, options), if any. */
+  seenReward(instruction: string, asin: string, selected: readonly string[]): number | undefined {
+    const key = purchaseKey(instruction, asin, selected);
+    return this.purchases.find((p) => purchaseKey(p.instruction, p.asin, p.selected) === key)
+      ?.reward;
+  }
+
+  /** The reward model, fit on the purchases seen (refit after new data). */
+  rewards(): RewardModel {
+    if (!this.rewardModel) {
+      const rows = this.purchases.flatMap((p) => {
+        const facts = this.products.get(p.asin);
+        return facts
+          ? [{ features: purchaseFeatures(p.instruction, facts, p.selected), reward: p.reward }]
+          : [];
+      });
+      this.rewardModel = RewardModel.fit(
+        rows.map((r) => r.features),
+        rows.map((r) => r.reward),
+      );
+    }
+    return this.rewardModel;
+  }
+
+  private addResults(query: string, page: Extract<Page, { kind: 'results' }>): void {
+    const facts = this.queries.get(query) ?? { total: page.total, pages: new Map() };
+    facts.pages.set(page.page, page.rows);
+    this.queries.set(query, facts);
+    for (const row of page.rows) {
+      if (!this.products.has(row.asin)) this.products.set(row.asin, { ...row, options: [] });
+    }
+  }
+
+  private addItem(asin: string, item: Omit<ItemView, 'asin'>): void {
+    const facts = this.products.get(asin);
+    this.products.set(asin, {
+      ...facts,
+      asin,
+      title: item.title,
+      price: item.price,
+      options: item.options,
+    });
+  }
+
+  private frequencies(): Map<string, number> {
+    if (!this.documentFrequency) {
+      this.documentFrequency = new Map();
+      for (const facts of this.products.values()) {
+        for (const w of new Set(contentWords(facts.title)))
+          this.documentFrequency.set(w, (this.documentFrequency.get(w) ?? 0) + 1);
+      }
+    }
+    return this.documentFrequency;
+  }
+}
+
+/**
+ * Features of a purchase for the reward model: how much of the instruction the product's known
+ * text covers, how many option groups were set to a value the instruction names, whether one was
+ * left unset, whether the price is within the budget, and the title's own coverage.
+ */
+export function purchaseFeatures(
+  instruction: string,
+  facts: ProductFacts,
+  selected: readonly string[],
+): number[] {
+  const lower = instruction.toLowerCase();
+  const wanted = contentWords(instruction.replace(/\d+(\.\d+)?\s*dollars?/gi, ''));
+  const text = new Set(
+    contentWords(`${facts.title} ${facts.description ?? ''} ${facts.features ?? ''}`),
+  );
+  const title = new Set(contentWords(facts.title));
+  const groups = Math.max(1, facts.options.length);
+  const namedGroups = facts.options.filter((g) =>
+    g.values.some((v) => lower.includes(v.toLowerCase())),
+  ).length;
+  const rightlySelected = selected.filter((v) => lower.includes(v.toLowerCase())).length;
+  const budget = budgetOf(instruction);
+  const price = priceIn(facts.price);
+  return [
+    wanted.length ? wanted.filter((w) => text.has(w)).length / wanted.length : 0,
+    wanted.length ? wanted.filter((w) => title.has(w)).length / wanted.length : 0,
+    rightlySelected / groups,
+    (namedGroups - rightlySelected) / groups,
+    budget !== undefined && price !== undefined && price <= budget ? 1 : 0,
+  ];
+}
+
+function purchaseKey(instruction: string, asin: string, selected: readonly string[]): string {
+  return `${instruction}\u0000${asin}\u0000${[...selected].sort().join('\u0000')}`;
+}
+
+export function normalizeQuery(query: string): string {
+  return query.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** True when `value` and `clicked` belong to the same option group of `item`. */
+function sameGroup(item: Omit<ItemView, 'asin'>, value: string, clicked: string): boolean {
+  return item.options.some((g) => g.values.includes(value) && g.values.includes(clicked));
+}

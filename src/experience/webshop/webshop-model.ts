@@ -1,0 +1,277 @@
+import type { Observation, Step, Task } from '../../core/types.ts';
+import type {
+  ExperienceModel,
+  ExperiencePrediction,
+  ExperienceRequest,
+} from '../experience-model.ts';
+import {
+  clickLabel,
+  type ItemView,
+  parsePage,
+  type ResultRow,
+  renderDetail,
+  renderDone,
+  renderItem,
+  renderResults,
+  renderSearch,
+  searchQuery,
+} from './grammar.ts';
+import {
+  normalizeQuery,
+  type ProductFacts,
+  purchaseFeatures,
+  type WebShopKnowledge,
+} from './knowledge.ts';
+
+const PAGE_SIZE = 10;
+
+/**
+ * The LLM-free experience model for webshop-like envs. It knows the public page grammar and what
+ * the replay buffer's real episodes showed (queries and their results, products, purchases and
+ * rewards); it predicts a step by (1) replaying what the buffer saw for the same query or product,
+ * (2) composing a page of known products for anything new, and (3) staying consistent within the
+ * episode: a page shown before is shown again the same way. Purchases are scored by a reward model
+ * fit on the buffer's real purchases. Deterministic; explains each prediction in `reasoning`.
+ */
+export class WebShopExperienceModel implements ExperienceModel {
+  readonly id = 'llm-free/webshop';
+
+  constructor(private readonly knowledge: WebShopKnowledge) {}
+
+  async initial(task: Task): Promise<Observation> {
+    return { ...renderSearch(task.instruction), instruction: task.instruction };
+  }
+
+  async predict({
+    task,
+    history,
+    state,
+    action,
+  }: ExperienceRequest): Promise<ExperiencePrediction> {
+    const out = this.next(task, history, state, action);
+    return { ...out, nextState: { ...out.nextState, instruction: task.instruction } };
+  }
+
+  private next(
+    task: Task,
+    history: readonly Step[],
+    state: Observation,
+    action: string,
+  ): {
+    reasoning: string;
+    nextState: Omit<Observation, 'instruction'>;
+    reward: number;
+    terminated: boolean;
+  } {
+    const page = parsePage(state.text);
+    const step = (reasoning: string, nextState: Omit<Observation, 'instruction'>) => ({
+      reasoning,
+      nextState,
+      reward: 0,
+      terminated: false,
+    });
+    const query = searchQuery(action);
+    if (query !== undefined) {
+      const { rows, total, why } = this.resultsFor(query, 1);
+      return step(`search "${query}": ${why}`, renderResults(1, total, rows));
+    }
+    const label = clickLabel(action) ?? '';
+    if (label === 'Back to Search')
+      return step(
+        'Back to Search always returns to the search page.',
+        renderSearch(task.instruction),
+      );
+    if (page.kind === 'results') {
+      const current = lastQuery(history);
+      if (label === 'Next >' || label === '< Prev') {
+        const target = page.page + (label === 'Next >' ? 1 : -1);
+        const { rows, total, why } = this.resultsFor(current ?? '', target);
+        return step(
+          `${label} turns to page ${target} of "${current}": ${why}`,
+          renderResults(target, total, rows),
+        );
+      }
+      const row = page.rows.find((r) => r.asin.toLowerCase() === label.toLowerCase());
+      if (row) return step(...this.itemFor(row, history));
+    }
+    if (page.kind === 'item') {
+      const asin = currentAsin(history) ?? '';
+      const item = page.item;
+      if (label === '< Prev') {
+        const results = [...history]
+          .reverse()
+          .find((s) => parsePage(s.observation.text).kind === 'results');
+        if (results) {
+          const { text, actions = [] } = results.observation;
+          return step('< Prev returns to the results page the item was opened from.', {
+            text,
+            actions,
+          });
+        }
+      }
+      if (label === 'Description' || label === 'Features') {
+        const facts = this.knowledge.products.get(asin);
+        const known = label === 'Description' ? facts?.description : facts?.features;
+        if (known !== undefined)
+          return step(`${label} of ${asin} as a real episode showed it.`, renderDetail(known));
+        const similar = this.knowledge.mostSimilar(item.title, asin);
+        const borrowed =
+          (label === 'Description' ? similar?.description : similar?.features) ?? item.title;
+        return step(
+          `${label} of ${asin} was never seen; borrowed from the most similar known product ${similar?.asin ?? '(none)'}.`,
+          renderDetail(borrowed),
+        );
+      }
+      if (label === 'Buy Now') return this.purchase(task, history, asin, item);
+      if (item.options.some((g) => g.values.some((v) => v.toLowerCase() === label.toLowerCase()))) {
+        const value = item.options
+          .flatMap((g) => g.values)
+          .find((v) => v.toLowerCase() === label.toLowerCase()) as string;
+        return step(
+          `clicking the option ${value} selects it and acknowledges it.`,
+          renderItem(item, value),
+        );
+      }
+    }
+    if (page.kind === 'detail' && label === '< Prev') {
+      const shown = [...history]
+        .reverse()
+        .find((s) => parsePage(s.observation.text).kind === 'item');
+      const itemPage = shown ? parsePage(shown.observation.text) : undefined;
+      if (itemPage?.kind === 'item')
+        return step('< Prev returns to the item page.', renderItem(itemPage.item));
+    }
+    return step(`no rule covers "${action}" here; the page stays as it is.`, {
+      text: state.text,
+      actions: state.actions ?? [],
+    });
+  }
+
+  /** Rows of results page `page` for a query: as the buffer saw them, else ranked known products. */
+  private resultsFor(
+    query: string,
+    page: number,
+  ): { rows: ResultRow[]; total: number; why: string } {
+    const seen = this.knowledge.results(query);
+    const ranked = this.knowledge.rank(query);
+    const total = seen?.total ?? ranked.length;
+    const known = seen?.pages.get(page);
+    if (known)
+      return {
+        rows: known,
+        total,
+        why: `page ${page} as ${seen ? 'real episodes' : ''} showed it for this exact query.`,
+      };
+    const shownElsewhere = new Set([...(seen?.pages.values() ?? [])].flat().map((r) => r.asin));
+    const pool = seen ? ranked.filter((p) => !shownElsewhere.has(p.asin)) : ranked;
+    const offset = seen ? 0 : (page - 1) * PAGE_SIZE;
+    const rows = pool
+      .slice(offset, offset + PAGE_SIZE)
+      .map(({ asin, title, price }) => ({ asin, title, price }));
+    return {
+      rows,
+      total: Math.min(50, Math.max(total, rows.length)),
+      why: seen
+        ? `the buffer saw this query but not page ${page}; filled with the best-matching known products.`
+        : `no real episode sent this query; ranked ${ranked.length} products known from the buffer by title overlap.`,
+    };
+  }
+
+  /** The item page of a result row: as seen in this episode or the buffer, else composed. */
+  private itemFor(
+    row: ResultRow,
+    history: readonly Step[],
+  ): [string, Omit<Observation, 'instruction'>] {
+    const facts = this.knowledge.products.get(row.asin);
+    if (facts && facts.options !== undefined && hasItemPage(facts)) {
+      return [`item ${row.asin} as real episodes showed it.`, renderItem(facts)];
+    }
+    const earlier = history
+      .map((s) => parsePage(s.observation.text))
+      .find((p) => p.kind === 'item' && p.item.title === row.title);
+    if (earlier?.kind === 'item')
+      return [
+        `item ${row.asin} as shown earlier in this episode.`,
+        renderItem({ ...earlier.item }),
+      ];
+    const similar = this.knowledge.mostSimilar(row.title, row.asin);
+    const item: Omit<ItemView, 'asin'> = {
+      title: row.title,
+      price: row.price,
+      options: similar?.options ?? [],
+    };
+    return [
+      `item ${row.asin} was never opened in the buffer; its options follow the most similar known product ${similar?.asin ?? '(none)'}.`,
+      renderItem(item),
+    ];
+  }
+
+  private purchase(
+    task: Task,
+    history: readonly Step[],
+    asin: string,
+    item: Omit<ItemView, 'asin'>,
+  ): ExperiencePrediction {
+    const facts: ProductFacts = {
+      ...this.knowledge.products.get(asin),
+      asin,
+      title: item.title,
+      price: item.price,
+      options: item.options,
+    };
+    const selected = selectedOptions(history);
+    const model = this.knowledge.rewards();
+    const seen = this.knowledge.seenReward(task.instruction, asin, selected);
+    const reward = seen ?? model.predict(purchaseFeatures(task.instruction, facts, selected));
+    const why =
+      seen !== undefined
+        ? 'a real episode made this very purchase'
+        : `the reward model fit on ${model.samples} real purchases`;
+    return {
+      reasoning: `Buy Now ends the episode; ${why} scores it ${reward.toFixed(3)} (selected: ${selected.join(', ') || 'no options'}).`,
+      nextState: { ...renderDone(reward), instruction: task.instruction },
+      reward,
+      terminated: true,
+    };
+  }
+}
+
+function hasItemPage(facts: ProductFacts): boolean {
+  return (
+    facts.options.length > 0 || facts.description !== undefined || facts.features !== undefined
+  );
+}
+
+/** The query of the episode's last search. */
+function lastQuery(history: readonly Step[]): string | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const q = searchQuery((history[i] as Step).action);
+    if (q !== undefined) return normalizeQuery(q);
+  }
+  return undefined;
+}
+
+/** The ASIN of the item opened last in the episode. */
+function currentAsin(history: readonly Step[]): string | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const label = clickLabel((history[i] as Step).action);
+    if (label && /^[A-Z0-9]{10}$/.test(label) && /\d/.test(label)) return label;
+  }
+  return undefined;
+}
+
+/** Option values clicked since the current item was opened (the last click per group wins). */
+function selectedOptions(history: readonly Step[]): string[] {
+  const selected: string[] = [];
+  for (let i = history.length - 1; i >= 0; i--) {
+    const step = history[i] as Step;
+    const label = clickLabel(step.action);
+    if (label && /^[A-Z0-9]{10}$/.test(label) && /\d/.test(label)) break;
+    const page = parsePage(step.observation.text);
+    if (page.kind === 'item' && page.clicked) {
+      const group = page.item.options.find((g) => g.values.includes(page.clicked as string));
+      if (!selected.some((v) => group?.values.includes(v))) selected.push(page.clicked);
+    }
+  }
+  return selected.reverse();
+}
