@@ -4,6 +4,7 @@ import { Rng } from '../core/rng.ts';
 import { isActionTemplate, type Observation, type Step, type Task } from '../core/types.ts';
 import type { Env, ResetOptions, ResetResult, StepResult, TaskSource } from '../envs/env.ts';
 import type { ReplayBuffer, RetrieveFilter } from '../replay/replay-buffer.ts';
+import type { TransitionKey } from '../replay/transition-encoder.ts';
 import type { ExperienceModel } from './experience-model.ts';
 
 export interface SyntheticEnvOptions {
@@ -20,6 +21,8 @@ export interface SyntheticEnvOptions {
   demonstrations?: RetrieveFilter;
   /** Store each finished episode in the buffer as `synthetic`. Default false. */
   writeBack?: boolean;
+  /** Show the model the episode's history (off for the no-history ablation). Default true. */
+  history?: boolean;
   policyId?: string;
 }
 
@@ -52,11 +55,11 @@ export class SyntheticEnv implements Env {
     const chosen = task ?? this.draw(seed ?? 0);
     if (chosen.env !== this.name)
       throw new TaskError(`task ${chosen.id} is for env "${chosen.env}", not "${this.name}".`);
-    const starts = await this.options.buffer.retrieve(
-      { state: { text: chosen.instruction }, action: '', task: chosen },
-      this.k,
-      this.filter,
-    );
+    const starts = await this.demonstrations({
+      state: { text: chosen.instruction },
+      action: '',
+      task: chosen,
+    });
     const observation = await this.options.model.initial(chosen, starts);
     this.task = chosen;
     this.state = observation;
@@ -84,15 +87,11 @@ export class SyntheticEnv implements Env {
         info: { invalidAction: refusal },
       });
     }
-    const demonstrations = await this.options.buffer.retrieve(
-      { state, action, task },
-      this.k,
-      this.filter,
-    );
+    const demonstrations = await this.demonstrations({ state, action, task });
     try {
       const prediction = await this.options.model.predict({
         task,
-        history: this.history,
+        history: this.options.history === false ? [] : this.history,
         state,
         action,
         demonstrations,
@@ -124,6 +123,13 @@ export class SyntheticEnv implements Env {
 
   async close(): Promise<void> {
     this.closed = true;
+  }
+
+  /** The k most similar real transitions; none when k is 0 (the no-retrieval ablation). */
+  private demonstrations(key: TransitionKey) {
+    return this.k > 0
+      ? this.options.buffer.retrieve(key, this.k, this.filter)
+      : Promise.resolve([]);
   }
 
   private get k(): number {

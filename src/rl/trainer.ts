@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import { tf } from '../core/tf.ts';
-import { finalReward, isSuccess, type Task } from '../core/types.ts';
+import { finalReward, isSuccess, type Provenance, type Task } from '../core/types.ts';
 import type { Env } from '../envs/env.ts';
 import type { TrainablePolicy } from '../policy/policy.ts';
 import { type EpisodeRewards, explainedVariance, gae, grpo } from './advantages.ts';
@@ -40,6 +40,13 @@ export interface TrainerConfig {
   /** Episodes in flight at once. */
   concurrency: number;
   seed: number;
+  /**
+   * Stop once this many env steps are used (a real-interaction budget). Never exceeded: an
+   * iteration only starts the episodes that fit, counting each as `maxEpisodeSteps` long.
+   */
+  maxEnvSteps?: number;
+  /** The env's step limit, for budgeting. Default 15 (webshop). */
+  maxEpisodeSteps: number;
 }
 
 export const DEFAULT_TRAINER_CONFIG: TrainerConfig = {
@@ -59,6 +66,7 @@ export const DEFAULT_TRAINER_CONFIG: TrainerConfig = {
   evalEpisodes: 100,
   concurrency: 1,
   seed: 0,
+  maxEpisodeSteps: 15,
 };
 
 export interface EvalMetrics {
@@ -98,6 +106,16 @@ export interface TrainerIO {
   /** Continue from `outDir/checkpoint` (the policy must already hold its weights). */
   resume?: boolean;
   onIteration?: (metrics: IterationMetrics) => void;
+  /** Picks each iteration's tasks (a curriculum); default: a seeded uniform sample of trainTasks. */
+  schedule?: TaskSchedule;
+  /** Recorded on the rollouts: `synthetic` when training in a synthetic env. Default `real-online`. */
+  provenance?: Provenance;
+}
+
+/** Chooses the tasks of each iteration and hears how they went (see src/curriculum). */
+export interface TaskSchedule {
+  next(iteration: number, count: number): Task[] | Promise<Task[]>;
+  record?(episodes: Array<{ taskId: string; reward: number }>): void;
 }
 
 /**
@@ -129,7 +147,19 @@ export async function train(
   for (let iteration = start; iteration < config.iterations; iteration++) {
     const seconds = { collect: 0, advantages: 0, update: 0, evaluate: 0 };
     const rng = new Rng(config.seed).fork('iteration', iteration);
-    const tasks = rng.sample(io.trainTasks, config.tasksPerIteration);
+    const affordable =
+      config.maxEnvSteps === undefined
+        ? config.tasksPerIteration
+        : Math.min(
+            config.tasksPerIteration,
+            Math.floor(
+              (config.maxEnvSteps - envSteps) / (config.maxEpisodeSteps * config.groupSize),
+            ),
+          );
+    if (affordable < 1) break;
+    const tasks = io.schedule
+      ? await io.schedule.next(iteration, affordable)
+      : rng.sample(io.trainTasks, affordable);
 
     const episodes = await timed(seconds, 'collect', () =>
       rollout({
@@ -139,10 +169,13 @@ export async function train(
         groupSize: config.groupSize,
         concurrency: config.concurrency,
         seed: rng.uint32(),
-        provenance: 'real-online',
+        provenance: io.provenance ?? 'real-online',
       }),
     );
     envSteps += episodes.reduce((s, e) => s + e.steps.length, 0);
+    io.schedule?.record?.(
+      episodes.map((e) => ({ taskId: e.groupId, reward: finalReward(e.trajectory) })),
+    );
 
     const samples = await timed(seconds, 'advantages', async () => toSamples(episodes, config));
 
@@ -158,7 +191,10 @@ export async function train(
       }),
     );
 
-    const last = iteration === config.iterations - 1;
+    const last =
+      iteration === config.iterations - 1 ||
+      (config.maxEnvSteps !== undefined &&
+        config.maxEnvSteps - envSteps < config.maxEpisodeSteps * config.groupSize);
     const due = config.evalEvery > 0 && ((iteration + 1) % config.evalEvery === 0 || last);
     const evalMetrics =
       due && io.makeEvalEnv && io.evalTasks

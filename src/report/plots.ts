@@ -1,0 +1,100 @@
+import { writeFile } from 'node:fs/promises';
+import { Resvg } from '@resvg/resvg-js';
+import * as vega from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+
+/**
+ * Renders a Vega-Lite spec to `<base>.svg` and `<base>.png` (via resvg, no browser or system
+ * graphics libraries; text uses the system's fonts when there are any).
+ */
+export async function renderChart(
+  spec: TopLevelSpec,
+  base: string,
+): Promise<{ svg: string; png: string }> {
+  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
+  const svg = await view.toSVG();
+  view.finalize();
+  const png = new Resvg(svg, {
+    background: 'white',
+    font: { loadSystemFonts: true },
+    fitTo: { mode: 'zoom', value: 2 },
+  })
+    .render()
+    .asPng();
+  await writeFile(`${base}.svg`, svg);
+  await writeFile(`${base}.png`, png);
+  return { svg: `${base}.svg`, png: `${base}.png` };
+}
+
+export interface MethodPoint {
+  method: string;
+  realInteractions: number;
+  success: number;
+  low: number;
+  high: number;
+}
+
+/** Held-out success (with 95% intervals) against the real interactions each method used. */
+export function successVsRealSpec(points: readonly MethodPoint[], title: string): TopLevelSpec {
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    width: 420,
+    height: 280,
+    data: { values: points as MethodPoint[] },
+    encoding: {
+      x: {
+        field: 'realInteractions',
+        type: 'quantitative',
+        title: 'real interactions used in training',
+      },
+      color: { field: 'method', type: 'nominal', title: 'method' },
+    },
+    layer: [
+      {
+        mark: { type: 'rule' },
+        encoding: { y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' } },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 80 },
+        encoding: {
+          y: {
+            field: 'success',
+            type: 'quantitative',
+            title: 'held-out success rate',
+            scale: { domain: [0, 1] },
+          },
+        },
+      },
+    ],
+  };
+}
+
+export interface CurvePoint {
+  method: string;
+  /** Env steps of training so far (real or synthetic, as the method trains). */
+  steps: number;
+  success: number;
+}
+
+/** Held-out success during training, per method, against its training env steps. */
+export function learningCurveSpec(points: readonly CurvePoint[], title: string): TopLevelSpec {
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    width: 420,
+    height: 280,
+    data: { values: points as CurvePoint[] },
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: { field: 'steps', type: 'quantitative', title: 'training env steps (real or synthetic)' },
+      y: {
+        field: 'success',
+        type: 'quantitative',
+        title: 'held-out real success rate',
+        scale: { domain: [0, 1] },
+      },
+      color: { field: 'method', type: 'nominal', title: 'method' },
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { formatRate, meanInterval, wilson } from './stats.ts';
+
+describe('confidence intervals', () => {
+  it('Wilson interval matches a textbook value and stays inside [0, 1]', () => {
+    // 8 successes of 10 at z = 1.96: [0.4902, 0.9433] (Wilson, 1927; widely tabulated).
+    const e = wilson(8, 10);
+    expect(e.low).toBeCloseTo(0.4902, 3);
+    expect(e.high).toBeCloseTo(0.9433, 3);
+    expect(wilson(0, 20).low).toBe(0);
+    expect(wilson(0, 20).high).toBeGreaterThan(0);
+    expect(wilson(20, 20).high).toBe(1);
+    expect(formatRate(wilson(1, 2))).toMatch(/^50\.0% \[/);
+  });
+
+  it('mean interval is ± 1.96 standard errors', () => {
+    const e = meanInterval([1, 2, 3, 4]);
+    const se = Math.sqrt(((1.5 ** 2 + 0.5 ** 2) * 2) / 3 / 4);
+    expect(e.mean).toBe(2.5);
+    expect(e.high - e.mean).toBeCloseTo(1.96 * se, 10);
+  });
+});
