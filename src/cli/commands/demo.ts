@@ -1,68 +1,66 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import { collect } from '../../data/collect.ts';
-import { percent, summarize } from '../../data/summary.ts';
-import { envEntry } from '../../envs/registry.ts';
-import type { Policy } from '../../policy/policy.ts';
-import { makePolicy } from '../../policy/registry.ts';
+import { runDemo } from '../../pipeline/demo.ts';
+import { demoTable, writeDemoReport } from '../../report/demo-report.ts';
 import { intOption } from '../options.ts';
-import { progressBar } from '../progress.ts';
 
 /**
- * The interim demo: how well the scripted expert (with and without mistakes) and a random
- * policy shop on webshop's held-out test tasks. The full DreamGym demo replaces it.
+ * `dreamgym demo`: the paper's Table 1 (or Table 2 with --ablations) on a built-in env, fully
+ * offline: LLM-free experience model, CPU choice policy.
  */
 export function demoCommand(program: Command): void {
   program
     .command('demo')
     .description(
-      'run the scripted expert and a random policy on webshop test tasks and compare them',
+      'reproduce the DreamGym main table offline: untrained, BC, real-env GRPO/PPO, DreamGym GRPO/PPO, S2R',
     )
-    .option('--episodes <n>', 'episodes per policy', intOption(1), 200)
+    .option('--env <name>', 'built-in env', 'webshop')
     .option('--seed <n>', 'seed', intOption(0), 0)
+    .option(
+      '--offline-episodes <n>',
+      'offline expert episodes that seed the buffer',
+      intOption(1),
+      500,
+    )
+    .option(
+      '--budget <n>',
+      'real env steps B for real-env RL (S2R gets B/10)',
+      intOption(100),
+      20_000,
+    )
+    .option(
+      '--synthetic-iterations <n>',
+      'training iterations in the synthetic env',
+      intOption(1),
+      30,
+    )
+    .option('--eval-episodes <n>', 'held-out test tasks per evaluation', intOption(1), 200)
+    .option('--ablations', 'run the ablation table instead (no retrieval, no history)')
+    .option('--out <dir>', 'run folder (default runs/demo-<time>)')
     .action(async (o) => {
-      const entry = envEntry('webshop');
-      const tasks = entry.tasks({ split: 'test' }).tasks('test', o.episodes);
-      const policies: Policy[] = [
-        makePolicy('expert', { env: 'webshop', epsilon: 0 }),
-        makePolicy('expert', { env: 'webshop', epsilon: 0.3 }),
-        makePolicy('random', { env: 'webshop' }),
-      ];
+      const outDir =
+        o.out ?? join('runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      const started = performance.now();
+      const result = await runDemo({
+        env: o.env,
+        seed: o.seed,
+        offlineEpisodes: o.offlineEpisodes,
+        epsilon: 0.3,
+        realBudget: o.budget,
+        syntheticIterations: o.syntheticIterations,
+        trainer: { tasksPerIteration: 16, groupSize: 8, evalEvery: 5 },
+        evalEpisodes: o.evalEpisodes,
+        outDir,
+        ablations: o.ablations,
+        onProgress: (line) =>
+          process.stderr.write(
+            `[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`,
+          ),
+      });
+      const report = await writeDemoReport(result, outDir);
+      console.log(`\n${demoTable(result)}\n`);
       console.log(
-        `webshop: ${o.episodes} episodes per policy on held-out test tasks (seed ${o.seed})\n`,
+        `report: ${report}\nresults: ${join(outDir, 'results.json')}\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s`,
       );
-      const rows: string[][] = [];
-      for (const policy of policies) {
-        const env = entry.make({ split: 'test' });
-        const bar = progressBar(o.episodes, policy.id);
-        const started = performance.now();
-        const trajectories = await collect({
-          env,
-          policy,
-          tasks,
-          episodes: o.episodes,
-          seed: o.seed,
-          provenance: 'real-online',
-          onEpisode: () => bar.tick(),
-        });
-        bar.stop();
-        await env.close();
-        const s = summarize(trajectories);
-        rows.push([
-          policy.id,
-          percent(s.successRate),
-          s.meanReward.toFixed(3),
-          s.meanSteps.toFixed(1),
-          `${((performance.now() - started) / 1000).toFixed(1)} s`,
-        ]);
-      }
-      printTable(['policy', 'success', 'mean reward', 'mean steps', 'time'], rows);
     });
-}
-
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
-  console.log(line(header));
-  console.log(line(widths.map((w) => '-'.repeat(w))));
-  for (const row of rows) console.log(line(row));
 }

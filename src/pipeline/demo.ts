@@ -1,0 +1,237 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { initTf } from '../core/tf.ts';
+import type { ExperienceModel } from '../experience/experience-model.ts';
+import { llmFreeModel } from '../experience/llm-free.ts';
+import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
+import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import type { CurvePoint } from '../report/plots.ts';
+import type { Estimate } from '../report/stats.ts';
+import { behaviourCloning } from '../rl/bc.ts';
+import {
+  type IterationMetrics,
+  type TaskSchedule,
+  type TrainerConfig,
+  train,
+} from '../rl/trainer.ts';
+import {
+  type EnvSetup,
+  type Evaluation,
+  envSetup,
+  evaluateReal,
+  offlineData,
+  type SyntheticOptions,
+  syntheticFactory,
+} from './experiment.ts';
+
+export interface DemoOptions {
+  env: string;
+  seed: number;
+  /** Offline real episodes (noisy expert) that seed the buffer and the BC baseline. */
+  offlineEpisodes: number;
+  epsilon: number;
+  /** B: real env steps the real-env RL baselines may use. S2R uses B / 10. */
+  realBudget: number;
+  /** Training iterations in the synthetic env. */
+  syntheticIterations: number;
+  trainer: Partial<TrainerConfig>;
+  /** Held-out test tasks per evaluation. */
+  evalEpisodes: number;
+  outDir: string;
+  /** Run the ablation table (no retrieval, no history; no curriculum when one is wired) instead. */
+  ablations?: boolean;
+  /** A curriculum for synthetic training, made per run (see src/curriculum). */
+  curriculum?: (setup: EnvSetup, seed: number) => TaskSchedule;
+  /** The experience model; default the LLM-free one learnt from the buffer. */
+  experienceModel?: (
+    setup: EnvSetup,
+    buffer: ReplayBuffer,
+  ) => ExperienceModel | Promise<ExperienceModel>;
+  onProgress?: (line: string) => void;
+}
+
+export interface DemoRow {
+  method: string;
+  success: Estimate;
+  reward: Estimate;
+  /** Real env steps used in training (offline data not included; it is the same for every row). */
+  realInteractions: number;
+  syntheticInteractions: number;
+  seconds: number;
+  /** Held-out success during training. */
+  curve: CurvePoint[];
+}
+
+export interface DemoResult {
+  env: string;
+  offlineTransitions: number;
+  offlineSuccessRate: number;
+  rows: DemoRow[];
+  options: Omit<DemoOptions, 'onProgress' | 'curriculum' | 'experienceModel'>;
+}
+
+/**
+ * The paper's Table 1 on a built-in env, offline: untrained, BC, real-env GRPO/PPO with budget
+ * B, DreamGym GRPO/PPO (synthetic only), and DreamGym-S2R (synthetic, then B/10 real). With
+ * `ablations`, Table 2's structure instead: DreamGym GRPO with and without retrieval and history.
+ */
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  await initTf();
+  const log = options.onProgress ?? (() => {});
+  const setup = envSetup(options.env, { testTasks: options.evalEpisodes });
+  await mkdir(options.outDir, { recursive: true });
+  log(`collecting ${options.offlineEpisodes} offline expert episodes (ε = ${options.epsilon})`);
+  const offline = await offlineData(setup, {
+    episodes: options.offlineEpisodes,
+    epsilon: options.epsilon,
+    seed: options.seed,
+  });
+  const buffer = ReplayBuffer.open({ path: join(options.outDir, 'buffer.db') });
+  await buffer.add(offline);
+  const model = await (options.experienceModel ?? ((s, b) => llmFreeModel(s.name, b)))(
+    setup,
+    buffer,
+  );
+  const evaluate = (policy: ChoicePolicy) =>
+    evaluateReal(policy, setup, { episodes: options.evalEpisodes, seed: options.seed + 1 });
+  const trainer = (overrides: Partial<TrainerConfig> = {}): Partial<TrainerConfig> => ({
+    evalEpisodes: options.evalEpisodes,
+    maxEpisodeSteps: setup.maxEpisodeSteps,
+    seed: options.seed,
+    ...options.trainer,
+    ...overrides,
+  });
+  const rows: DemoRow[] = [];
+  const row = async (
+    method: string,
+    body: () => Promise<
+      Omit<DemoRow, 'method' | 'seconds' | 'success' | 'reward'> & { policy: ChoicePolicy }
+    >,
+  ) => {
+    log(`${method}: training`);
+    const started = performance.now();
+    const { policy, ...rest } = await body();
+    const result: Evaluation = await evaluate(policy);
+    const done: DemoRow = {
+      method,
+      success: result.success,
+      reward: result.reward,
+      ...rest,
+      seconds: (performance.now() - started) / 1000,
+    };
+    rows.push(done);
+    log(
+      `${method}: held-out success ${(100 * result.success.mean).toFixed(1)}%, reward ${result.reward.mean.toFixed(3)} (${done.seconds.toFixed(0)} s)`,
+    );
+    return policy;
+  };
+  const progress = (method: string) => (m: IterationMetrics) =>
+    log(
+      `${method}: iter ${m.iteration + 1} rollout success ${(100 * m.rollout.successRate).toFixed(1)}%${m.eval ? `, held-out ${(100 * m.eval.successRate).toFixed(1)}%` : ''} (${m.envSteps} steps)`,
+    );
+  const curveOf = (method: string, history: IterationMetrics[], offset = 0): CurvePoint[] =>
+    history.flatMap((m) =>
+      m.eval ? [{ method, steps: offset + m.envSteps, success: m.eval.successRate }] : [],
+    );
+
+  const realRl = (algo: 'grpo' | 'ppo', budget: number, start?: ChoicePolicy) => async () => {
+    const policy = start ?? new ChoicePolicy({ seed: options.seed });
+    const method = `${algo.toUpperCase()} (real)`;
+    const history = await train(
+      {
+        policy,
+        makeEnv: setup.makeReal,
+        trainTasks: setup.trainTasks,
+        makeEvalEnv: setup.makeReal,
+        evalTasks: setup.testTasks,
+        onIteration: progress(method),
+      },
+      trainer({ algo, iterations: 10_000, maxEnvSteps: budget }),
+    );
+    const used = history.at(-1)?.envSteps ?? 0;
+    return {
+      policy,
+      realInteractions: used,
+      syntheticInteractions: 0,
+      curve: curveOf(method, history),
+    };
+  };
+  const dreamRl =
+    (
+      algo: 'grpo' | 'ppo',
+      method: string,
+      synthetic: SyntheticOptions = {},
+      useCurriculum = true,
+    ) =>
+    async () => {
+      const policy = new ChoicePolicy({ seed: options.seed });
+      const schedule = useCurriculum ? options.curriculum?.(setup, options.seed) : undefined;
+      const history = await train(
+        {
+          policy,
+          makeEnv: syntheticFactory(setup, buffer, model, synthetic),
+          trainTasks: setup.trainTasks,
+          makeEvalEnv: setup.makeReal,
+          evalTasks: setup.testTasks,
+          provenance: 'synthetic',
+          onIteration: progress(method),
+          ...(schedule && { schedule }),
+        },
+        trainer({ algo, iterations: options.syntheticIterations }),
+      );
+      return {
+        policy,
+        realInteractions: 0,
+        syntheticInteractions: history.at(-1)?.envSteps ?? 0,
+        curve: curveOf(method, history),
+      };
+    };
+
+  if (options.ablations) {
+    await row('DreamGym GRPO (full)', dreamRl('grpo', 'DreamGym GRPO (full)'));
+    if (options.curriculum) await row('− curriculum', dreamRl('grpo', '− curriculum', {}, false));
+    await row('− retrieval', dreamRl('grpo', '− retrieval', { k: 0 }));
+    await row('− history', dreamRl('grpo', '− history', { history: false }));
+  } else {
+    await row('untrained policy', async () => ({
+      policy: new ChoicePolicy({ seed: options.seed }),
+      realInteractions: 0,
+      syntheticInteractions: 0,
+      curve: [],
+    }));
+    await row('BC (SFT on offline data)', async () => {
+      const policy = new ChoicePolicy({ seed: options.seed });
+      behaviourCloning(policy, offline, { seed: options.seed });
+      return { policy, realInteractions: 0, syntheticInteractions: 0, curve: [] };
+    });
+    await row(`GRPO (real, B = ${options.realBudget})`, realRl('grpo', options.realBudget));
+    await row(`PPO (real, B = ${options.realBudget})`, realRl('ppo', options.realBudget));
+    const dreamGrpo = await row('DreamGym GRPO (synthetic only)', dreamRl('grpo', 'DreamGym GRPO'));
+    await row('DreamGym PPO (synthetic only)', dreamRl('ppo', 'DreamGym PPO'));
+    const synthetic = rows.at(-2) as DemoRow;
+    const s2rBudget = Math.floor(options.realBudget / 10);
+    await row(`DreamGym-S2R GRPO (synthetic, then B/10 = ${s2rBudget} real)`, async () => {
+      const out = await realRl('grpo', s2rBudget, dreamGrpo)();
+      const curve = [
+        ...synthetic.curve.map((p) => ({ ...p, method: 'DreamGym-S2R' })),
+        ...out.curve.map((p) => ({
+          ...p,
+          method: 'DreamGym-S2R',
+          steps: p.steps + synthetic.syntheticInteractions,
+        })),
+      ];
+      return { ...out, syntheticInteractions: synthetic.syntheticInteractions, curve };
+    });
+  }
+  await buffer.close();
+  const { onProgress: _, curriculum: __, experienceModel: ___, ...recorded } = options;
+  const result: DemoResult = {
+    env: options.env,
+    offlineTransitions: offline.reduce((s, t) => s + t.steps.length, 0),
+    offlineSuccessRate: offline.filter((t) => t.steps.at(-1)?.reward === 1).length / offline.length,
+    rows,
+    options: recorded,
+  };
+  await writeFile(join(options.outDir, 'results.json'), `${JSON.stringify(result, null, 2)}\n`);
+  return result;
+}

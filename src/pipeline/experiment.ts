@@ -1,0 +1,122 @@
+import { finalReward, isSuccess, type Task, type Trajectory } from '../core/types.ts';
+import { collect } from '../data/collect.ts';
+import type { Env } from '../envs/env.ts';
+import { envEntry } from '../envs/registry.ts';
+import { TimeLimit } from '../envs/wrappers/time-limit.ts';
+import type { ExperienceModel } from '../experience/experience-model.ts';
+import { SyntheticEnv } from '../experience/synthetic-env.ts';
+import { makePolicy } from '../policy/registry.ts';
+import type { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { type Estimate, meanInterval, wilson } from '../report/stats.ts';
+import { rollout } from '../rl/rollout.ts';
+import type { TrainerPolicy } from '../rl/trainer.ts';
+
+/** An env family with its real env, task splits and step limit. */
+export interface EnvSetup {
+  name: string;
+  makeReal: () => Env;
+  trainTasks: Task[];
+  testTasks: Task[];
+  maxEpisodeSteps: number;
+}
+
+const STEP_LIMITS: Record<string, number> = { webshop: 15, household: 50 };
+
+export function envSetup(name: string, { trainTasks = 1000, testTasks = 200 } = {}): EnvSetup {
+  const entry = envEntry(name);
+  return {
+    name,
+    makeReal: () => entry.make({}),
+    trainTasks: entry.tasks({ split: 'train' }).tasks('train', trainTasks),
+    testTasks: entry.tasks({ split: 'test' }).tasks('test', testTasks),
+    maxEpisodeSteps: STEP_LIMITS[name] ?? 50,
+  };
+}
+
+/**
+ * Offline real data as DreamGym starts from: the scripted expert with mistake rate ε on the first
+ * `episodes` train tasks (demonstrations a person might have recorded).
+ */
+export async function offlineData(
+  setup: EnvSetup,
+  { episodes, epsilon, seed }: { episodes: number; epsilon: number; seed: number },
+): Promise<Trajectory[]> {
+  const env = setup.makeReal();
+  try {
+    return await collect({
+      env,
+      policy: makePolicy('expert', { env: setup.name, epsilon }),
+      tasks: setup.trainTasks.slice(0, episodes),
+      episodes,
+      seed,
+      provenance: 'real-offline',
+    });
+  } finally {
+    await env.close();
+  }
+}
+
+export interface SyntheticOptions {
+  /** Demonstrations per step; 0 is the no-retrieval ablation. */
+  k?: number;
+  /** false is the no-history ablation. */
+  history?: boolean;
+  writeBack?: boolean;
+}
+
+/** Makes synthetic envs over a model and a buffer, with the real env's step limit. */
+export function syntheticFactory(
+  setup: EnvSetup,
+  buffer: ReplayBuffer,
+  model: ExperienceModel,
+  options: SyntheticOptions = {},
+): () => Env {
+  const tasks = { tasks: () => setup.trainTasks };
+  return () =>
+    new TimeLimit(
+      new SyntheticEnv({
+        env: setup.name,
+        model,
+        buffer,
+        tasks,
+        k: options.k ?? 4,
+        history: options.history ?? true,
+        writeBack: options.writeBack ?? false,
+      }),
+      setup.maxEpisodeSteps,
+    );
+}
+
+export interface Evaluation {
+  success: Estimate;
+  reward: Estimate;
+  meanSteps: number;
+}
+
+/** Greedy episodes of `policy` on the held-out test tasks in the real env, with 95% intervals. */
+export async function evaluateReal(
+  policy: TrainerPolicy,
+  setup: EnvSetup,
+  { episodes, seed }: { episodes: number; seed: number },
+): Promise<Evaluation> {
+  const temperature = policy.temperature;
+  policy.temperature = 0;
+  try {
+    const results = await rollout({
+      makeEnv: setup.makeReal,
+      policy,
+      tasks: setup.testTasks.slice(0, episodes),
+      seed,
+      provenance: 'real-online',
+    });
+    const trajectories = results.map((r) => r.trajectory);
+    return {
+      success: wilson(trajectories.filter(isSuccess).length, trajectories.length),
+      reward: meanInterval(trajectories.map(finalReward)),
+      meanSteps:
+        trajectories.reduce((s, t) => s + t.steps.length, 0) / Math.max(1, trajectories.length),
+    };
+  } finally {
+    policy.temperature = temperature;
+  }
+}

@@ -1,0 +1,60 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DemoResult } from '../pipeline/demo.ts';
+import { learningCurveSpec, renderChart, successVsRealSpec } from './plots.ts';
+import { formatMean, formatRate } from './stats.ts';
+
+/** The demo's table as markdown. */
+export function demoTable(result: DemoResult): string {
+  const header =
+    '| method | held-out success [95% CI] | mean reward ± 95% CI | real interactions (training) | synthetic interactions | wall time |';
+  const rule = '|---|---|---|---|---|---|';
+  const lines = result.rows.map(
+    (r) =>
+      `| ${r.method} | ${formatRate(r.success)} | ${formatMean(r.reward)} | ${r.realInteractions.toLocaleString('en-US')} | ${r.syntheticInteractions.toLocaleString('en-US')} | ${r.seconds.toFixed(0)} s |`,
+  );
+  return [header, rule, ...lines].join('\n');
+}
+
+/** Writes report.md and the plots (SVG and PNG) into `dir`; returns the report's path. */
+export async function writeDemoReport(result: DemoResult, dir: string): Promise<string> {
+  const points = result.rows.map((r) => ({
+    method: r.method,
+    realInteractions: r.realInteractions,
+    success: r.success.mean,
+    low: r.success.low,
+    high: r.success.high,
+  }));
+  const curves = result.rows.flatMap((r) => r.curve);
+  const charts = [
+    await renderChart(
+      successVsRealSpec(points, `${result.env}: held-out success vs real interactions`),
+      join(dir, 'success-vs-real'),
+    ),
+  ];
+  if (curves.length > 0)
+    charts.push(
+      await renderChart(
+        learningCurveSpec(curves, `${result.env}: learning curves`),
+        join(dir, 'learning-curves'),
+      ),
+    );
+  const o = result.options;
+  const report = `# DreamGym demo: ${result.env}
+
+${demoTable(result)}
+
+- Held-out: ${o.evalEpisodes} test tasks, one greedy episode each, in the **real** env. Intervals: Wilson (success), ±1.96 standard errors (reward).
+- Offline data (every row may use it; not counted above): ${result.offlineTransitions.toLocaleString('en-US')} real transitions from ${o.offlineEpisodes} episodes of the scripted expert with ε = ${o.epsilon} (success ${(100 * result.offlineSuccessRate).toFixed(1)}%).
+- Real-env RL may use B = ${o.realBudget.toLocaleString('en-US')} real steps; DreamGym-S2R continues DreamGym GRPO's policy with B/10. Evaluation episodes are not counted as training interactions.
+- DreamGym rows train only in the synthetic env: the LLM-free experience model learnt from the offline data (it never reads the real env's catalog or code).
+- Seed ${o.seed}. Trainer settings: \`${JSON.stringify(o.trainer)}\`; synthetic iterations ${o.syntheticIterations}.
+
+![held-out success vs real interactions](success-vs-real.png)
+${curves.length > 0 ? '\n![learning curves](learning-curves.png)\n' : ''}
+Files: \`results.json\` (every number above), ${charts.map((c) => `\`${c.svg.split('/').at(-1)}\``).join(', ')} and their PNGs, \`buffer.db\` (the replay buffer).
+`;
+  const path = join(dir, 'report.md');
+  await writeFile(path, report);
+  return path;
+}
