@@ -65,6 +65,35 @@ describe('trainer', () => {
     expect(Object.keys(lines[0].seconds)).toEqual(['collect', 'advantages', 'update', 'evaluate']);
   });
 
+  it('counts env steps exactly and never exceeds a real-interaction budget', async () => {
+    let stepped = 0;
+    const counting = () => {
+      const env = new PickBanditEnv();
+      const step = env.step.bind(env);
+      env.step = (action: string) => {
+        stepped++;
+        return step(action);
+      };
+      return env;
+    };
+    const policy = new ChoicePolicy({ seed: 4 });
+    const history = await train(
+      { policy, makeEnv: counting, trainTasks: tasks },
+      {
+        algo: 'grpo',
+        iterations: 100,
+        tasksPerIteration: 10,
+        groupSize: 4,
+        maxEnvSteps: 95,
+        maxEpisodeSteps: 1,
+        evalEvery: 0,
+      },
+    );
+    expect(history.at(-1)?.envSteps).toBe(stepped);
+    expect(stepped).toBeLessThanOrEqual(95);
+    expect(stepped).toBe(92);
+  });
+
   it('refuses GRPO without groups and unknown algorithms', async () => {
     const policy = new ChoicePolicy();
     await expect(

@@ -1,0 +1,61 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeDemoReport } from '../report/demo-report.ts';
+import { runDemo } from './demo.ts';
+
+describe('DreamGym demo (tiny end to end)', () => {
+  it('produces a report with every row, and S2R stays within its real budget', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'dreamgym-demo-'));
+    const result = await runDemo({
+      env: 'webshop',
+      seed: 1,
+      offlineEpisodes: 40,
+      epsilon: 0.3,
+      realBudget: 400,
+      syntheticIterations: 2,
+      trainer: { tasksPerIteration: 4, groupSize: 2, evalEvery: 1, epochs: 1 },
+      evalEpisodes: 20,
+      outDir,
+    });
+    expect(result.rows.map((r) => r.method)).toEqual([
+      'untrained policy',
+      'BC (SFT on offline data)',
+      'GRPO (real, B = 400)',
+      'PPO (real, B = 400)',
+      'DreamGym GRPO (synthetic only)',
+      'DreamGym PPO (synthetic only)',
+      'DreamGym-S2R GRPO (synthetic, then B/10 = 40 real)',
+    ]);
+    const [untrained, bc, grpo, ppo, dreamGrpo, dreamPpo, s2r] = result.rows;
+    expect(untrained?.realInteractions).toBe(0);
+    expect(bc?.realInteractions).toBe(0);
+    for (const real of [grpo, ppo]) {
+      expect(real?.realInteractions).toBeGreaterThan(0);
+      expect(real?.realInteractions).toBeLessThanOrEqual(400);
+      expect(real?.syntheticInteractions).toBe(0);
+    }
+    for (const dream of [dreamGrpo, dreamPpo]) {
+      expect(dream?.realInteractions).toBe(0);
+      expect(dream?.syntheticInteractions).toBeGreaterThan(0);
+    }
+    expect(s2r?.realInteractions).toBeGreaterThan(0);
+    expect(s2r?.realInteractions).toBeLessThanOrEqual(40);
+    expect(s2r?.syntheticInteractions).toBe(dreamGrpo?.syntheticInteractions);
+    for (const r of result.rows) expect(r.success.n).toBe(20);
+
+    const report = await writeDemoReport(result, outDir);
+    const text = readFileSync(report, 'utf8');
+    for (const r of result.rows) expect(text).toContain(`| ${r.method} |`);
+    for (const file of [
+      'results.json',
+      'success-vs-real.svg',
+      'success-vs-real.png',
+      'learning-curves.svg',
+      'learning-curves.png',
+    ]) {
+      expect(existsSync(join(outDir, file)), file).toBe(true);
+    }
+  }, 180_000);
+});
