@@ -108,6 +108,7 @@ export class ReplayBuffer {
     { real: number[]; synthetic: number[]; upTo: number }
   >();
   private closed = false;
+  private readonly retrievals = new Map<string, RetrievedTransition[]>();
 
   private constructor(options: ReplayBufferOptions) {
     this.path = options.path ?? ':memory:';
@@ -162,6 +163,7 @@ export class ReplayBuffer {
     }
     const vectors = await this.encoder.encode(keys);
     const rowids = this.insert(fresh, vectors);
+    this.retrievals.clear();
     if (this.ann) {
       this.ann.add(rowids, vectors);
       this.annUpTo = rowids.at(-1) ?? this.annUpTo;
@@ -179,6 +181,22 @@ export class ReplayBuffer {
   ): Promise<RetrievedTransition[]> {
     this.assertOpen();
     if (k <= 0) return [];
+    // Rollouts ask the same question often (a GRPO group starts from the same pages); answers
+    // only change when transitions are added, which clears the memo.
+    const memoKey = JSON.stringify([key.state.text, key.action, key.task.instruction, k, filter]);
+    const memo = this.retrievals.get(memoKey);
+    if (memo) return [...memo];
+    const found = await this.search(key, k, filter);
+    if (this.retrievals.size >= 10_000) this.retrievals.clear();
+    this.retrievals.set(memoKey, found);
+    return [...found];
+  }
+
+  private async search(
+    key: TransitionKey,
+    k: number,
+    filter: RetrieveFilter,
+  ): Promise<RetrievedTransition[]> {
     const [vector] = await this.encoder.encode([key]);
     const query = vector as Float32Array;
     if (this.ann) {
@@ -313,6 +331,59 @@ export class ReplayBuffer {
       if (row.seed !== null) trajectory.seed = row.seed;
       yield trajectory;
     }
+  }
+
+  /**
+   * Ids of the stored trajectories, oldest first. With {@link trajectoryTransitions} this makes a
+   * pass over the buffer that writes as it goes (annotating reasoning, say), which an open
+   * `trajectories()` iterator would block: SQLite refuses writes while a query is being read.
+   */
+  trajectoryIds(
+    filter: { env?: string; provenance?: Provenance | readonly Provenance[] } = {},
+  ): string[] {
+    this.assertOpen();
+    return this.db
+      .prepare(
+        `SELECT id FROM trajectories WHERE (@env IS NULL OR env = @env)
+           AND (@provenances IS NULL OR provenance IN (SELECT value FROM json_each(@provenances)))
+         ORDER BY rowid`,
+      )
+      .pluck()
+      .all({
+        env: filter.env ?? null,
+        provenances:
+          filter.provenance === undefined ? null : JSON.stringify([filter.provenance].flat()),
+      }) as string[];
+  }
+
+  /** A stored trajectory's transitions with their ids, in step order; none for an unknown id. */
+  trajectoryTransitions(trajectoryId: string): StoredTransition[] {
+    this.assertOpen();
+    const ids = this.db
+      .prepare(
+        'SELECT tr.rowid FROM transitions tr JOIN trajectories j ON j.rowid = tr.trajectory WHERE j.id = ?',
+      )
+      .pluck()
+      .all(trajectoryId) as number[];
+    return this.fetch(ids).sort((a, b) => a.t - b.t);
+  }
+
+  /**
+   * Stores a teacher LLM's explanation of why a transition happened (the experience model's SFT
+   * target) as `info.teacherReasoning`, replacing any earlier one. Not in `reasoning`, which holds
+   * the policy's reasoning on real steps; `info` keeps it through JSONL export and import.
+   */
+  setTeacherReasoning(transitionId: number, reasoning: string): void {
+    this.assertOpen();
+    const { changes } = this.db
+      .prepare(
+        `UPDATE transitions SET info = json_set(coalesce(info, '{}'), '$.teacherReasoning', ?) WHERE rowid = ?`,
+      )
+      .run(reasoning, transitionId);
+    if (changes === 0)
+      throw new RangeError(
+        `setTeacherReasoning: ${this.path} has no transition ${transitionId}; take ids from trajectoryTransitions() or retrieve().`,
+      );
   }
 
   /** Saves the ANN index (if any) and closes the database. Idempotent. */
@@ -695,6 +766,12 @@ function fileSize(path: string): number {
   } catch {
     return 0;
   }
+}
+
+/** A transition's teacher reasoning (see `ReplayBuffer.setTeacherReasoning`), if it has one. */
+export function teacherReasoning(step: { info?: StepInfo }): string | undefined {
+  const reasoning = step.info?.teacherReasoning;
+  return typeof reasoning === 'string' ? reasoning : undefined;
 }
 
 function checkProvenance(p: string): Provenance {

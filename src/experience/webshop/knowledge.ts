@@ -1,5 +1,5 @@
 import { budgetOf, contentWords, priceIn } from '../../core/text.ts';
-import { finalReward, type Trajectory, transitions } from '../../core/types.ts';
+import { type Trajectory, transitions } from '../../core/types.ts';
 import { RewardModel } from '../reward-model.ts';
 import {
   clickLabel,
@@ -41,6 +41,12 @@ export class WebShopKnowledge {
   readonly purchases: Purchase[] = [];
   private rewardModel: RewardModel | undefined;
   private documentFrequency: Map<string, number> | undefined;
+  /** Answers of `rank` and `mostSimilar`, and title words, kept until the knowledge changes. */
+  private readonly memo = {
+    rank: new Map<string, ProductFacts[]>(),
+    similar: new Map<string, ProductFacts | undefined>(),
+    words: new Map<string, Set<string>>(),
+  };
 
   static fromTrajectories(trajectories: Iterable<Trajectory>): WebShopKnowledge {
     const knowledge = new WebShopKnowledge();
@@ -84,10 +90,10 @@ export class WebShopKnowledge {
         });
       }
     }
-    if (finalReward(trajectory) !== undefined) {
-      this.rewardModel = undefined;
-      this.documentFrequency = undefined;
-    }
+    this.rewardModel = undefined;
+    this.documentFrequency = undefined;
+    this.memo.rank.clear();
+    this.memo.similar.clear();
   }
 
   results(query: string): QueryFacts | undefined {
@@ -99,33 +105,42 @@ export class WebShopKnowledge {
    * words with each product's title, ties broken by ASIN.
    */
   rank(query: string, limit = 50): ProductFacts[] {
+    const key = `${limit}\u0000${normalizeQuery(query)}`;
+    const cached = this.memo.rank.get(key);
+    if (cached) return cached;
     const df = this.frequencies();
     const n = this.products.size;
     const words = new Set(contentWords(query));
     const scored: Array<[number, ProductFacts]> = [];
     for (const facts of this.products.values()) {
-      const title = new Set(contentWords(facts.title));
+      const title = this.titleWords(facts.title);
       let score = 0;
       for (const w of words) if (title.has(w)) score += Math.log(1 + n / (df.get(w) ?? 1));
       if (score > 0) scored.push([score, facts]);
     }
     scored.sort((a, b) => b[0] - a[0] || (a[1].asin < b[1].asin ? -1 : 1));
-    return scored.slice(0, limit).map(([, f]) => f);
+    const ranked = scored.slice(0, limit).map(([, f]) => f);
+    this.memo.rank.set(key, ranked);
+    return ranked;
   }
 
   /** The known product whose title is most like `title` (for options and texts of an unseen one). */
   mostSimilar(title: string, exclude?: string): ProductFacts | undefined {
-    const words = new Set(contentWords(title));
+    const key = `${exclude ?? ''}\u0000${title}`;
+    if (this.memo.similar.has(key)) return this.memo.similar.get(key);
+    const words = this.titleWords(title);
     let best: ProductFacts | undefined;
     let bestScore = 0;
     for (const facts of this.products.values()) {
       if (facts.asin === exclude || (facts.options.length === 0 && !facts.description)) continue;
-      const overlap = contentWords(facts.title).filter((w) => words.has(w)).length;
+      let overlap = 0;
+      for (const w of this.titleWords(facts.title)) if (words.has(w)) overlap++;
       if (overlap > bestScore) {
         best = facts;
         bestScore = overlap;
       }
     }
+    this.memo.similar.set(key, best);
     return best;
   }
 
@@ -173,11 +188,20 @@ export class WebShopKnowledge {
     });
   }
 
+  private titleWords(title: string): Set<string> {
+    let words = this.memo.words.get(title);
+    if (!words) {
+      words = new Set(contentWords(title));
+      this.memo.words.set(title, words);
+    }
+    return words;
+  }
+
   private frequencies(): Map<string, number> {
     if (!this.documentFrequency) {
       this.documentFrequency = new Map();
       for (const facts of this.products.values()) {
-        for (const w of new Set(contentWords(facts.title)))
+        for (const w of this.titleWords(facts.title))
           this.documentFrequency.set(w, (this.documentFrequency.get(w) ?? 0) + 1);
       }
     }

@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from '../core/errors.ts';
+
+const LlmConfig = z.strictObject({
+  /** OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (vLLM). */
+  url: z.string().url().optional(),
+  model: z.string().min(1).optional(),
+  apiKey: z.string().optional(),
+  /** A local GGUF file for the embedded llama.cpp backend instead of a server. */
+  gguf: z.string().optional(),
+  timeoutMs: z.number().int().positive().default(120_000),
+  maxConcurrency: z.number().int().positive().default(8),
+});
+
+/** The `dreamgym run` config: every field has a default; unknown fields are errors. */
+export const RunConfig = z.strictObject({
+  env: z.string().default('webshop'),
+  seed: z.number().int().nonnegative().default(0),
+  offline: z
+    .strictObject({
+      /** Use this trajectory JSONL as the offline data instead of collecting it. */
+      data: z.string().optional(),
+      episodes: z.number().int().positive().default(500),
+      epsilon: z.number().min(0).max(1).default(0.3),
+    })
+    .prefault({}),
+  experienceModel: z
+    .strictObject({
+      kind: z.enum(['llm-free', 'llm']).default('llm-free'),
+      /** Demonstrations retrieved per synthetic step (0: the no-retrieval ablation). */
+      k: z.number().int().nonnegative().default(4),
+      /** Show the model the episode's history (false: the no-history ablation). */
+      history: z.boolean().default(true),
+      /** Store synthetic episodes in the buffer. */
+      writeBack: z.boolean().default(false),
+      llm: LlmConfig.optional(),
+    })
+    .prefault({}),
+  curriculum: z
+    .strictObject({
+      mode: z.enum(['off', 'variance', 'random']).default('variance'),
+      /** Share λ of generated tasks in each iteration's batch. */
+      generatedShare: z.number().min(0).max(1).default(0.25),
+    })
+    .prefault({}),
+  train: z
+    .strictObject({
+      algo: z.enum(['grpo', 'ppo']).default('grpo'),
+      iterations: z.number().int().positive().default(30),
+      tasksPerIteration: z.number().int().positive().default(16),
+      groupSize: z.number().int().positive().default(8),
+      epochs: z.number().int().positive().default(4),
+      learningRate: z.number().positive().default(1e-3),
+      entropyCoef: z.number().nonnegative().default(0.01),
+    })
+    .prefault({}),
+  evaluation: z
+    .strictObject({
+      episodes: z.number().int().positive().default(200),
+      every: z.number().int().nonnegative().default(5),
+    })
+    .prefault({}),
+  /** Sim-to-real: continue training in the real env within this many real steps. */
+  s2r: z.strictObject({ realBudget: z.number().int().positive() }).optional(),
+});
+
+export type RunConfig = z.infer<typeof RunConfig>;
+
+/** Reads a JSON or YAML run config; any problem names the file and the field. */
+export async function loadRunConfig(path: string): Promise<RunConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read run config ${path}: ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(
+      `${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
+    );
+  }
+  return parseRunConfig(raw ?? {}, path);
+}
+
+export function parseRunConfig(raw: unknown, source = 'config'): RunConfig {
+  const parsed = RunConfig.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (i) => `${i.path.join('.') || '(top level)'}: ${i.message}`,
+    );
+    throw new ConfigError(`${source}: ${problems.join('; ')}`);
+  }
+  const config = parsed.data;
+  if (config.experienceModel.kind === 'llm') {
+    const llm = config.experienceModel.llm;
+    if (!llm || (!llm.gguf && !(llm.url && llm.model))) {
+      throw new ConfigError(
+        `${source}: experienceModel.llm needs url and model (an OpenAI-compatible server) or gguf (a local model file) when kind is llm.`,
+      );
+    }
+  }
+  return config;
+}

@@ -1,0 +1,200 @@
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { initTf } from '../core/tf.ts';
+import type { Trajectory } from '../core/types.ts';
+import { readTrajectories } from '../data/trajectory-file.ts';
+import { globalLlmStats } from '../llm/stats.ts';
+import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
+import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { formatMean, formatRate } from '../report/stats.ts';
+import { type TaskSchedule, train } from '../rl/trainer.ts';
+import type { RunConfig } from './config.ts';
+import { makeExperienceModel } from './experience-model.ts';
+import {
+  type EnvSetup,
+  type Evaluation,
+  envSetup,
+  evaluateReal,
+  offlineData,
+  syntheticFactory,
+} from './experiment.ts';
+
+export interface RunSummary {
+  /** Real env steps: offline data, S2R training, and held-out evaluation. */
+  realInteractions: { offline: number; s2r: number; evaluation: number };
+  syntheticInteractions: number;
+  /** LLM calls and tokens of the process (the CLI runs one pipeline per process). */
+  llm: ReturnType<typeof globalLlmStats.snapshot>;
+  /** Wall time per stage, seconds. */
+  seconds: Record<string, number>;
+  afterSynthetic: Evaluation;
+  afterS2r?: Evaluation;
+}
+
+export interface RunHooks {
+  /** A curriculum for the synthetic stage; default: uniform over the train tasks. */
+  curriculum?: (setup: EnvSetup, config: RunConfig) => TaskSchedule | undefined;
+  onProgress?: (line: string) => void;
+}
+
+/**
+ * `dreamgym run`: offline real data → replay buffer → experience model → synthetic env →
+ * (curriculum) → GRPO/PPO → held-out real evaluation → optional S2R in the real env within a
+ * fixed real budget. The run folder gets the resolved config, versions, per-stage metrics and
+ * checkpoints, the buffer, `summary.json` and `report.md`.
+ */
+export async function runPipeline(
+  config: RunConfig,
+  runDir: string,
+  hooks: RunHooks = {},
+): Promise<RunSummary> {
+  await initTf();
+  const log = hooks.onProgress ?? (() => {});
+  const seconds: Record<string, number> = {};
+  const stage = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    log(`${name}…`);
+    const started = performance.now();
+    try {
+      return await fn();
+    } finally {
+      seconds[name] = (performance.now() - started) / 1000;
+    }
+  };
+  await mkdir(runDir, { recursive: true });
+  await writeFile(join(runDir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  await writeFile(join(runDir, 'versions.json'), `${JSON.stringify(versions(), null, 2)}\n`);
+
+  const setup = envSetup(config.env, { testTasks: config.evaluation.episodes });
+  const offline: Trajectory[] = await stage('offline data', () =>
+    config.offline.data
+      ? readTrajectories(config.offline.data)
+      : offlineData(setup, {
+          episodes: config.offline.episodes,
+          epsilon: config.offline.epsilon,
+          seed: config.seed,
+        }),
+  );
+  const buffer = ReplayBuffer.open({ path: join(runDir, 'buffer.db') });
+  try {
+    await stage('replay buffer', () => buffer.add(offline));
+    const model = await stage('experience model', () =>
+      makeExperienceModel(config.experienceModel, config.env, buffer),
+    );
+    const policy = new ChoicePolicy({ seed: config.seed });
+    const trainerConfig = {
+      ...config.train,
+      evalEvery: config.evaluation.every,
+      evalEpisodes: config.evaluation.episodes,
+      maxEpisodeSteps: setup.maxEpisodeSteps,
+      seed: config.seed,
+    };
+    const schedule =
+      config.curriculum.mode === 'off' ? undefined : hooks.curriculum?.(setup, config);
+    const synthetic = await stage('synthetic training', () =>
+      train(
+        {
+          policy,
+          makeEnv: syntheticFactory(setup, buffer, model, config.experienceModel),
+          trainTasks: setup.trainTasks,
+          makeEvalEnv: setup.makeReal,
+          evalTasks: setup.testTasks,
+          outDir: join(runDir, 'synthetic'),
+          provenance: 'synthetic',
+          onIteration: (m) =>
+            log(
+              `synthetic iter ${m.iteration + 1}: rollout reward ${m.rollout.meanReward.toFixed(3)}${m.eval ? `, held-out success ${(100 * m.eval.successRate).toFixed(1)}%` : ''}`,
+            ),
+          ...(schedule && { schedule }),
+        },
+        trainerConfig,
+      ),
+    );
+    const evaluations = config.evaluation.episodes;
+    const afterSynthetic = await stage('evaluation', () =>
+      evaluateReal(policy, setup, { episodes: evaluations, seed: config.seed + 1 }),
+    );
+    const summary: RunSummary = {
+      realInteractions: {
+        offline: offline.reduce((s, t) => s + t.steps.length, 0),
+        s2r: 0,
+        evaluation: Math.round(afterSynthetic.meanSteps * afterSynthetic.success.n),
+      },
+      syntheticInteractions: synthetic.at(-1)?.envSteps ?? 0,
+      llm: globalLlmStats.snapshot(),
+      seconds,
+      afterSynthetic,
+    };
+    if (config.s2r) {
+      const s2r = await stage('S2R', () =>
+        train(
+          {
+            policy,
+            makeEnv: setup.makeReal,
+            trainTasks: setup.trainTasks,
+            makeEvalEnv: setup.makeReal,
+            evalTasks: setup.testTasks,
+            outDir: join(runDir, 's2r'),
+            onIteration: (m) => log(`S2R iter ${m.iteration + 1}: ${m.envSteps} real steps`),
+          },
+          { ...trainerConfig, iterations: 10_000, maxEnvSteps: config.s2r?.realBudget },
+        ),
+      );
+      summary.realInteractions.s2r = s2r.at(-1)?.envSteps ?? 0;
+      summary.afterS2r = await stage('evaluation after S2R', () =>
+        evaluateReal(policy, setup, { episodes: evaluations, seed: config.seed + 1 }),
+      );
+      summary.realInteractions.evaluation += Math.round(
+        summary.afterS2r.meanSteps * summary.afterS2r.success.n,
+      );
+    }
+    await policy.save(join(runDir, 'policy'));
+    summary.llm = globalLlmStats.snapshot();
+    await writeFile(join(runDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    await writeFile(join(runDir, 'report.md'), runReport(config, summary));
+    return summary;
+  } finally {
+    await buffer.close();
+  }
+}
+
+function runReport(config: RunConfig, s: RunSummary): string {
+  const row = (name: string, e: Evaluation) =>
+    `| ${name} | ${formatRate(e.success)} | ${formatMean(e.reward)} | ${e.meanSteps.toFixed(1)} |`;
+  return `# dreamgym run: ${config.env}
+
+| policy | held-out success [95% CI] | mean reward | mean steps |
+|---|---|---|---|
+${row('after synthetic training', s.afterSynthetic)}
+${s.afterS2r ? row(`after S2R (${s.realInteractions.s2r} real steps)`, s.afterS2r) : ''}
+
+- Real interactions: ${s.realInteractions.offline} offline, ${s.realInteractions.s2r} in S2R training, ${s.realInteractions.evaluation} in evaluation.
+- Synthetic interactions: ${s.syntheticInteractions}. Experience model: ${config.experienceModel.kind}.
+- LLM: ${s.llm.calls} calls, ${s.llm.promptTokens} prompt and ${s.llm.completionTokens} completion tokens.
+- Wall time: ${Object.entries(s.seconds)
+    .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+    .join(', ')}.
+`;
+}
+
+/** Versions of node and of every dependency actually installed. */
+function versions(): Record<string, string> {
+  const root = join(import.meta.dirname, '..', '..');
+  const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    version: string;
+    dependencies: Record<string, string>;
+  };
+  const out: Record<string, string> = { node: process.version, dreamgym: own.version };
+  for (const name of Object.keys(own.dependencies)) {
+    try {
+      out[name] = (
+        JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as {
+          version: string;
+        }
+      ).version;
+    } catch {
+      out[name] = 'not installed';
+    }
+  }
+  return out;
+}
