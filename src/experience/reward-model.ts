@@ -1,10 +1,15 @@
 /**
- * A ridge regression from hand-made features to a reward in [0, 1], fit on the terminal real
- * transitions of the replay buffer. The LLM-free experience model scores purchases with it.
+ * Rewards from hand-made features, fit on the terminal real transitions of the replay buffer:
+ * a logistic classifier says whether the episode fully succeeded (reward 1, as a real success
+ * is), and a ridge regression gives the partial reward otherwise. The LLM-free experience model
+ * scores purchases with it.
  */
 export class RewardModel {
   private constructor(
+    /** Ridge weights, bias last. */
     readonly weights: number[],
+    /** Logistic weights (bias last) for P(reward = 1); undefined when no success was seen. */
+    readonly successWeights: number[] | undefined,
     /** Mean absolute error on the data it was fit on. */
     readonly trainMae: number,
     readonly samples: number,
@@ -13,7 +18,8 @@ export class RewardModel {
   /** Fits on (features, reward) pairs with L2 penalty `ridge` (bias not penalised). */
   static fit(features: readonly number[][], rewards: readonly number[], ridge = 1e-2): RewardModel {
     const d = (features[0]?.length ?? 0) + 1;
-    if (features.length === 0) return new RewardModel(new Array(d).fill(0), Number.NaN, 0);
+    if (features.length === 0)
+      return new RewardModel(new Array(d).fill(0), undefined, Number.NaN, 0);
     const rows = features.map((f) => [...f, 1]);
     const a = Array.from({ length: d }, (_, i) =>
       Array.from(
@@ -27,20 +33,50 @@ export class RewardModel {
       rows.reduce((s, r, n) => s + (r[i] as number) * (rewards[n] as number), 0),
     );
     const weights = solve(a, b);
-    const model = new RewardModel(weights, 0, features.length);
+    const successes = rewards.map((r) => (r >= 1 ? 1 : 0));
+    const successWeights = successes.includes(1) ? logistic(rows, successes, ridge) : undefined;
+    const unscored = new RewardModel(weights, successWeights, 0, features.length);
     const mae =
-      features.reduce((s, f, n) => s + Math.abs(model.predict(f) - (rewards[n] as number)), 0) /
+      features.reduce((s, f, n) => s + Math.abs(unscored.predict(f) - (rewards[n] as number)), 0) /
       features.length;
-    return new RewardModel(weights, mae, features.length);
+    return new RewardModel(weights, successWeights, mae, features.length);
   }
 
+  /** 1 when the classifier calls it a success, else the regression's partial reward below 1. */
   predict(features: readonly number[]): number {
-    const raw = features.reduce(
-      (s, x, i) => s + x * (this.weights[i] as number),
-      this.weights.at(-1) as number,
-    );
-    return Math.min(1, Math.max(0, raw));
+    if (this.samples === 0) return 0;
+    const x = [...features, 1];
+    if (this.successWeights && dot(this.successWeights, x) >= 0) return 1;
+    return Math.min(0.99, Math.max(0, dot(this.weights, x)));
   }
+}
+
+function dot(w: readonly number[], x: readonly number[]): number {
+  return x.reduce((s, xi, i) => s + xi * (w[i] as number), 0);
+}
+
+/** L2-regularised logistic regression by full-batch gradient descent (rows carry a bias column). */
+function logistic(
+  rows: readonly number[][],
+  labels: readonly number[],
+  ridge: number,
+  steps = 500,
+  rate = 1,
+): number[] {
+  const d = rows[0]?.length ?? 0;
+  const w = new Array<number>(d).fill(0);
+  for (let step = 0; step < steps; step++) {
+    const grad = new Array<number>(d).fill(0);
+    rows.forEach((x, n) => {
+      const err = 1 / (1 + Math.exp(-dot(w, x))) - (labels[n] as number);
+      for (let i = 0; i < d; i++) grad[i] = (grad[i] as number) + err * (x[i] as number);
+    });
+    for (let i = 0; i < d; i++) {
+      const penalty = i < d - 1 ? ridge * (w[i] as number) : 0;
+      w[i] = (w[i] as number) - rate * ((grad[i] as number) / rows.length + penalty);
+    }
+  }
+  return w;
 }
 
 /** Solves a·x = b by Gaussian elimination with partial pivoting (small dense systems). */

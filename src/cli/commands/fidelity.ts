@@ -1,0 +1,137 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { ConfigError } from '../../core/errors.ts';
+import { collect } from '../../data/collect.ts';
+import { readTrajectories } from '../../data/trajectory-file.ts';
+import { freeRunning, type StepFidelity, teacherForced } from '../../experience/fidelity.ts';
+import { makeExperienceModel } from '../../pipeline/experience-model.ts';
+import { envSetup, syntheticFactory } from '../../pipeline/experiment.ts';
+import { makePolicy } from '../../policy/registry.ts';
+import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { intOption, probabilityOption } from '../options.ts';
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+function fidelityRow(name: string, f: StepFidelity): string {
+  return `| ${name} | ${f.transitions} | ${pct(f.exactMatch)} | ${f.editSimilarity.toFixed(3)} | ${f.actionF1.toFixed(3)} | ${f.rewardMae.toFixed(3)} | ${pct(f.terminalAccuracy)} |`;
+}
+
+export function fidelityCommand(program: Command): void {
+  program
+    .command('fidelity')
+    .description(
+      'measure how close the synthetic env is to the real one, on held-out real episodes',
+    )
+    .option('--env <name>', 'built-in env', 'webshop')
+    .option('--model <kind>', 'experience model: llm-free or llm', 'llm-free')
+    .option('--llm-url <url>', 'llm: OpenAI-compatible base URL')
+    .option('--llm-model <name>', 'llm: model name')
+    .option('--gguf <path>', 'llm: a local GGUF model instead of a server')
+    .option(
+      '--episodes <n>',
+      'held-out real episodes (on tasks the offline data never saw)',
+      intOption(1),
+      200,
+    )
+    .option(
+      '--offline-episodes <n>',
+      'offline expert episodes that fill the buffer',
+      intOption(1),
+      500,
+    )
+    .option(
+      '--epsilon <p>',
+      "the expert's mistake rate (offline and held-out data)",
+      probabilityOption,
+      0.3,
+    )
+    .option('--data <file>', 'offline data JSONL instead of collecting it')
+    .option('--k <n>', 'demonstrations per step', intOption(0), 4)
+    .option('--seed <n>', 'seed of the held-out episodes', intOption(0), 9)
+    .option(
+      '--out <dir>',
+      'where fidelity.json and fidelity.md go (default runs/fidelity-<env>-<time>)',
+    )
+    .action(async (o) => {
+      if (o.model !== 'llm-free' && o.model !== 'llm')
+        throw new ConfigError(`--model must be llm-free or llm, got "${o.model}".`);
+      const outDir =
+        o.out ??
+        join('runs', `fidelity-${o.env}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      const setup = envSetup(o.env, { trainTasks: o.offlineEpisodes + o.episodes });
+      const expert = makePolicy('expert', { env: o.env, epsilon: o.epsilon });
+      const real = setup.makeReal();
+      const offline = o.data
+        ? await readTrajectories(o.data)
+        : await collect({
+            env: real,
+            policy: expert,
+            tasks: setup.trainTasks.slice(0, o.offlineEpisodes),
+            episodes: o.offlineEpisodes,
+            seed: 1,
+            provenance: 'real-offline',
+          });
+      const heldOutTasks = setup.trainTasks.slice(
+        o.offlineEpisodes,
+        o.offlineEpisodes + o.episodes,
+      );
+      const heldOut = await collect({
+        env: real,
+        policy: expert,
+        tasks: heldOutTasks,
+        episodes: heldOutTasks.length,
+        seed: o.seed,
+        provenance: 'real-online',
+      });
+      const buffer = ReplayBuffer.open();
+      await buffer.add(offline);
+      const llm = o.gguf ? { gguf: o.gguf } : { url: o.llmUrl, model: o.llmModel };
+      const model = await makeExperienceModel(
+        {
+          kind: o.model,
+          k: o.k,
+          history: true,
+          writeBack: false,
+          llm: { ...llm, timeoutMs: 120_000, maxConcurrency: 8 },
+        },
+        o.env,
+        buffer,
+      );
+      process.stderr.write(
+        `teacher-forced: ${heldOut.length} held-out episodes, model ${model.id}\n`,
+      );
+      const forced = await teacherForced({ model, buffer, trajectories: heldOut, k: o.k });
+      process.stderr.write('free-running: the same expert in the real and the synthetic env\n');
+      const free = await freeRunning({
+        policy: expert,
+        realEnv: setup.makeReal(),
+        syntheticEnv: syntheticFactory(setup, buffer, model, { k: o.k })(),
+        tasks: heldOutTasks,
+        seed: o.seed,
+      });
+      await buffer.close();
+      const table = [
+        '| actions | transitions | next-state exact match | edit similarity | action F1 | reward MAE | terminal accuracy |',
+        '|---|---|---|---|---|---|---|',
+        fidelityRow('all', forced),
+        ...Object.entries(forced.byAction).map(([kind, f]) => fidelityRow(`\`${kind}\``, f)),
+      ].join('\n');
+      const episodes = [
+        '| env | success | mean reward | mean steps |',
+        '|---|---|---|---|',
+        `| real | ${pct(free.real.successRate)} | ${free.real.meanReward.toFixed(3)} | ${free.real.meanSteps.toFixed(1)} |`,
+        `| synthetic (${model.id}) | ${pct(free.synthetic.successRate)} | ${free.synthetic.meanReward.toFixed(3)} | ${free.synthetic.meanSteps.toFixed(1)} |`,
+      ].join('\n');
+      const markdown = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (expert, ε = ${o.epsilon}). Held-out: ${heldOut.length} real episodes on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${table}\n\n## Free-running (the expert, ε = ${o.epsilon}, on the same tasks)\n\n${episodes}\n`;
+      await mkdir(outDir, { recursive: true });
+      await writeFile(
+        join(outDir, 'fidelity.json'),
+        `${JSON.stringify({ model: model.id, teacherForced: forced, freeRunning: free }, null, 2)}\n`,
+      );
+      await writeFile(join(outDir, 'fidelity.md'), markdown);
+      console.log(
+        `${table}\n\n${episodes}\n\nwrote ${join(outDir, 'fidelity.md')} and fidelity.json`,
+      );
+    });
+}

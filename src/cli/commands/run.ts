@@ -1,0 +1,37 @@
+import { basename, extname, join } from 'node:path';
+import type { Command } from 'commander';
+import { loadRunConfig } from '../../pipeline/config.ts';
+import { runPipeline } from '../../pipeline/run.ts';
+
+export function runCommand(program: Command): void {
+  program
+    .command('run')
+    .description('run the whole DreamGym loop from a config file (JSON or YAML)')
+    .argument('<config>', 'run config; see examples/ and src/pipeline/config.ts for every field')
+    .option('--out <dir>', 'run folder (default runs/<config name>-<time>)')
+    .action(async (file: string, o) => {
+      const config = await loadRunConfig(file);
+      const outDir =
+        o.out ??
+        join(
+          'runs',
+          `${basename(file, extname(file))}-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+        );
+      const started = performance.now();
+      const summary = await runPipeline(config, outDir, {
+        onProgress: (line) =>
+          process.stderr.write(
+            `[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`,
+          ),
+      });
+      const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+      console.log(
+        `held-out success after synthetic training: ${pct(summary.afterSynthetic.success.mean)}`,
+      );
+      if (summary.afterS2r)
+        console.log(
+          `after S2R (${summary.realInteractions.s2r} real steps): ${pct(summary.afterS2r.success.mean)}`,
+        );
+      console.log(`report: ${join(outDir, 'report.md')}`);
+    });
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { RewardModel } from './reward-model.ts';
+
+describe('RewardModel', () => {
+  it('recovers a linear partial reward and calls clear successes 1', () => {
+    // Partial rewards follow 0.2 + 0.5·x0 (below 1); x1 = 1 marks a full success (reward 1).
+    const features: number[][] = [];
+    const rewards: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const x0 = (i % 10) / 10;
+      const success = i % 3 === 0 ? 1 : 0;
+      features.push([x0, success]);
+      rewards.push(success ? 1 : 0.2 + 0.5 * x0);
+    }
+    const model = RewardModel.fit(features, rewards, 1e-6);
+    expect(model.predict([0.4, 1])).toBe(1);
+    expect(model.predict([0.4, 0])).toBeLessThan(1);
+    expect(model.trainMae).toBeLessThan(0.1);
+    expect(model.samples).toBe(60);
+  });
+
+  it('never predicts success when no success was seen, and stays in [0, 1)', () => {
+    const model = RewardModel.fit([[0], [1], [2]], [0, 0.3, 0.6]);
+    expect(model.successWeights).toBeUndefined();
+    expect(model.predict([10])).toBeLessThan(1);
+    expect(model.predict([-10])).toBeGreaterThanOrEqual(0);
+  });
+
+  it('predicts 0 without data', () => {
+    expect(RewardModel.fit([], []).predict([1, 2])).toBe(0);
+  });
+});
