@@ -213,7 +213,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     await row(`DreamGym-S2R GRPO (synthetic, then B/10 = ${s2rBudget} real)`, async () => {
       const out = await realRl('grpo', s2rBudget, dreamGrpo)();
       const curve = [
-        ...synthetic.curve.map((p) => ({ ...p, method: 'DreamGym-S2R' })),
+        // S2R starts where DreamGym GRPO ended and continues on real steps.
+        ...synthetic.curve.slice(-1).map((p) => ({ ...p, method: 'DreamGym-S2R' })),
         ...out.curve.map((p) => ({
           ...p,
           method: 'DreamGym-S2R',

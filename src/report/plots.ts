@@ -48,7 +48,7 @@ export function successVsRealSpec(points: readonly MethodPoint[], title: string)
         type: 'quantitative',
         title: 'real interactions used in training',
       },
-      color: { field: 'method', type: 'nominal', title: 'method' },
+      color: { field: 'method', type: 'nominal', title: 'method', legend: { labelLimit: 400 } },
     },
     layer: [
       {
@@ -94,7 +94,7 @@ export function learningCurveSpec(points: readonly CurvePoint[], title: string):
         title: 'held-out real success rate',
         scale: { domain: [0, 1] },
       },
-      color: { field: 'method', type: 'nominal', title: 'method' },
+      color: { field: 'method', type: 'nominal', title: 'method', legend: { labelLimit: 400 } },
     },
   };
 }
