@@ -3,6 +3,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { initTf } from '../core/tf.ts';
 import type { Trajectory } from '../core/types.ts';
+import { Curriculum } from '../curriculum/curriculum.ts';
+import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
+import { TaskPool } from '../curriculum/task-pool.ts';
 import { readTrajectories } from '../data/trajectory-file.ts';
 import { globalLlmStats } from '../llm/stats.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
@@ -33,7 +36,7 @@ export interface RunSummary {
 }
 
 export interface RunHooks {
-  /** A curriculum for the synthetic stage; default: uniform over the train tasks. */
+  /** A curriculum for the synthetic stage; default: reward variance with the offline mutators. */
   curriculum?: (setup: EnvSetup, config: RunConfig) => TaskSchedule | undefined;
   onProgress?: (line: string) => void;
 }
@@ -90,7 +93,21 @@ export async function runPipeline(
       seed: config.seed,
     };
     const schedule =
-      config.curriculum.mode === 'off' ? undefined : hooks.curriculum?.(setup, config);
+      config.curriculum.mode === 'off'
+        ? undefined
+        : (hooks.curriculum?.(setup, config) ??
+          new Curriculum(
+            {
+              pool: TaskPool.open({ path: join(runDir, 'tasks.db') }),
+              seedTasks: setup.trainTasks,
+              generator: offlineMutators,
+            },
+            {
+              mode: config.curriculum.mode,
+              generatedShare: config.curriculum.generatedShare,
+              seed: config.seed,
+            },
+          ));
     const synthetic = await stage('synthetic training', () =>
       train(
         {
@@ -146,6 +163,12 @@ export async function runPipeline(
       );
       summary.realInteractions.evaluation += Math.round(
         summary.afterS2r.meanSteps * summary.afterS2r.success.n,
+      );
+    }
+    if (schedule instanceof Curriculum) {
+      await writeFile(
+        join(runDir, 'curriculum.json'),
+        `${JSON.stringify({ stats: schedule.stats(), warnings: schedule.warnings }, null, 2)}\n`,
       );
     }
     await policy.save(join(runDir, 'policy'));

@@ -4,8 +4,12 @@ import { ConfigError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import { tf } from '../core/tf.ts';
 import { finalReward, isSuccess, type Provenance, type Task } from '../core/types.ts';
+import type { TaskSchedule } from '../curriculum/schedule.ts';
 import type { Env } from '../envs/env.ts';
 import type { TrainablePolicy } from '../policy/policy.ts';
+
+export type { TaskSchedule } from '../curriculum/schedule.ts';
+
 import { type EpisodeRewards, explainedVariance, gae, grpo } from './advantages.ts';
 import { readCheckpointState, restoreOptimizer, saveCheckpoint } from './checkpoint.ts';
 import { type RolloutEpisode, rollout } from './rollout.ts';
@@ -110,12 +114,6 @@ export interface TrainerIO {
   schedule?: TaskSchedule;
   /** Recorded on the rollouts: `synthetic` when training in a synthetic env. Default `real-online`. */
   provenance?: Provenance;
-}
-
-/** Chooses the tasks of each iteration and hears how they went (see src/curriculum). */
-export interface TaskSchedule {
-  next(iteration: number, count: number): Task[] | Promise<Task[]>;
-  record?(episodes: Array<{ taskId: string; reward: number }>): void;
 }
 
 /**

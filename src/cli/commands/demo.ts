@@ -1,5 +1,8 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { Curriculum } from '../../curriculum/curriculum.ts';
+import { offlineMutators } from '../../curriculum/generators/offline-mutators.ts';
+import { TaskPool } from '../../curriculum/task-pool.ts';
 import { runDemo } from '../../pipeline/demo.ts';
 import { demoTable, writeDemoReport } from '../../report/demo-report.ts';
 import { intOption } from '../options.ts';
@@ -52,6 +55,11 @@ export function demoCommand(program: Command): void {
         evalEpisodes: o.evalEpisodes,
         outDir,
         ablations: o.ablations,
+        curriculum: (setup, seed) =>
+          new Curriculum(
+            { pool: TaskPool.open(), seedTasks: setup.trainTasks, generator: offlineMutators },
+            { seed },
+          ),
         onProgress: (line) =>
           process.stderr.write(
             `[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`,

@@ -1,0 +1,59 @@
+import type Database from 'better-sqlite3';
+import { DreamGymError } from '../core/errors.ts';
+
+/** The task-pool schema version this code writes; stored in `PRAGMA user_version`. */
+export const POOL_SCHEMA_VERSION = 1;
+
+/** The task pool file was written by a newer dreamgym. */
+export class TaskPoolSchemaError extends DreamGymError {
+  override name = 'TaskPoolSchemaError';
+}
+
+/**
+ * Migrations by target version: `MIGRATIONS[v - 1]` takes a pool from version v - 1 to v. Append
+ * only; never edit a released migration.
+ *
+ * `rollout_groups` keeps one row per task and iteration with sums (not the rewards themselves):
+ * enough for the group's mean and variance, and summable across iterations for a task's totals.
+ */
+const MIGRATIONS: Array<(db: Database.Database) => void> = [
+  (db) => {
+    db.exec(`
+      CREATE TABLE tasks (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        env TEXT NOT NULL,
+        origin TEXT NOT NULL CHECK (origin IN ('seed', 'generated')),
+        parent_id TEXT REFERENCES tasks(id),
+        realizable INTEGER NOT NULL,
+        created_iteration INTEGER,
+        json TEXT NOT NULL
+      );
+      CREATE TABLE rollout_groups (
+        iteration INTEGER NOT NULL,
+        task_id TEXT NOT NULL REFERENCES tasks(id),
+        attempts INTEGER NOT NULL,
+        reward_sum REAL NOT NULL,
+        reward_square_sum REAL NOT NULL,
+        successes INTEGER NOT NULL,
+        PRIMARY KEY (iteration, task_id)
+      );
+    `);
+  },
+];
+
+/** Brings a pool up to {@link POOL_SCHEMA_VERSION}, creating it if empty, in one transaction. */
+export function migratePool(db: Database.Database, file: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > POOL_SCHEMA_VERSION) {
+    throw new TaskPoolSchemaError(
+      `${file} has task-pool schema version ${version}, but this dreamgym reads up to version ${POOL_SCHEMA_VERSION}. Upgrade dreamgym to open it.`,
+    );
+  }
+  if (version === POOL_SCHEMA_VERSION) return;
+  db.transaction(() => {
+    for (let v = version; v < POOL_SCHEMA_VERSION; v++)
+      (MIGRATIONS[v] as (typeof MIGRATIONS)[number])(db);
+    db.pragma(`user_version = ${POOL_SCHEMA_VERSION}`);
+  })();
+}
