@@ -45,7 +45,7 @@ describe('OpenAiEmbedder', () => {
 
   it('retries faults and times out slow answers like the chat client', async () => {
     server.inject({ kind: 'status', status: 500 }, { kind: 'drop' }, { kind: 'delay', ms: 3_000 });
-    const vectors = await embedder({ timeoutMs: 150 }).embed(['a', 'b']);
+    const vectors = await embedder({ timeoutMs: 1_000 }).embed(['a', 'b']);
     expect(vectors).toHaveLength(2);
     expect(server.posts('embeddings')).toHaveLength(4);
     server.inject({ kind: 'delay', ms: 3_000 }, { kind: 'delay', ms: 3_000 });
