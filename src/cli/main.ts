@@ -1,12 +1,17 @@
 import { Command, CommanderError } from 'commander';
 import { DreamGymError } from '../core/errors.ts';
+import { annotateCommand } from './commands/annotate.ts';
 import { bufferCommand } from './commands/buffer.ts';
 import { collectCommand } from './commands/collect.ts';
 import { demoCommand } from './commands/demo.ts';
 import { envsCommand } from './commands/envs.ts';
 import { evalCommand } from './commands/eval.ts';
+import { exportSftCommand } from './commands/export-sft.ts';
+import { fidelityCommand } from './commands/fidelity.ts';
 import { llmCommand } from './commands/llm.ts';
 import { playCommand } from './commands/play.ts';
+import { runCommand } from './commands/run.ts';
+import { serveCommand } from './commands/serve.ts';
 import { trainCommand } from './commands/train.ts';
 
 // `dreamgym … | head` closes stdout early: stop quietly instead of crashing on EPIPE.
@@ -28,6 +33,11 @@ for (const register of [
   bufferCommand,
   trainCommand,
   evalCommand,
+  runCommand,
+  fidelityCommand,
+  annotateCommand,
+  exportSftCommand,
+  serveCommand,
 ]) {
   register(program);
 }

@@ -380,6 +380,7 @@ export class ReplayBuffer {
         `UPDATE transitions SET info = json_set(coalesce(info, '{}'), '$.teacherReasoning', ?) WHERE rowid = ?`,
       )
       .run(reasoning, transitionId);
+    this.retrievals.clear();
     if (changes === 0)
       throw new RangeError(
         `setTeacherReasoning: ${this.path} has no transition ${transitionId}; take ids from trajectoryTransitions() or retrieve().`,

@@ -1,0 +1,87 @@
+import { once } from 'node:events';
+import type { Command } from 'commander';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../../server/app.ts';
+import { DEFAULT_PORT } from '../../server/listen.ts';
+import { serveEnv } from '../../server/serve-env.ts';
+import { intOption, splitOption } from '../options.ts';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+export function serveCommand(program: Command): void {
+  program
+    .command('serve')
+    .description(
+      'serve an env over HTTP to remote trainers: AgentGym (WebShop and ALFWorld protocols) and OpenEnv (HTTP and WebSocket)',
+    )
+    .requiredOption('--env <name>', 'env to serve, e.g. webshop, household, synthetic:webshop')
+    .option('--port <n>', 'port; 0 picks a free one', intOption(0, 65535), DEFAULT_PORT)
+    .option('--host <address>', 'interface to bind; 0.0.0.0 for every interface', '127.0.0.1')
+    .option('--max-sessions <n>', 'sessions open at once', intOption(1), DEFAULT_MAX_SESSIONS)
+    .option(
+      '--idle-timeout <seconds>',
+      'close sessions idle this long; 0 never',
+      intOption(0),
+      DEFAULT_IDLE_TIMEOUT_MS / 1000,
+    )
+    .option('--token <token>', 'require "Authorization: Bearer <token>" (default $DREAMGYM_TOKEN)')
+    .option(
+      '--split <split>',
+      'split whose task indices clients name: train or test',
+      splitOption,
+      'train',
+    )
+    .option('--max-steps <n>', "step limit per episode (default: the env's own)", intOption(1))
+    .option('--catalog-size <n>', 'webshop: products in the generated catalog', intOption(10))
+    .option('--catalog-seed <n>', 'webshop: catalog seed', intOption(0))
+    .option('--db <path>', "synthetic envs: the replay buffer's database")
+    .option(
+      '--record <file>',
+      'write finished episodes to this JSONL file (provenance real-online)',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  dreamgym serve --env webshop --port 36001\n  dreamgym serve --env household --host 0.0.0.0 --token "$TOKEN" --record data/served.jsonl\n\nProtocols: AgentGym WebShop at http://HOST:PORT/, AgentGym ALFWorld at http://HOST:PORT/alfworld,\nOpenEnv at http://HOST:PORT/openenv (WebSocket sessions at ws://HOST:PORT/openenv/ws).',
+    )
+    .action(async (o) => {
+      const token: string | undefined = o.token ?? process.env.DREAMGYM_TOKEN;
+      const served = await serveEnv({
+        env: o.env,
+        host: o.host,
+        port: o.port,
+        maxSessions: o.maxSessions,
+        idleTimeoutSeconds: o.idleTimeout,
+        split: o.split,
+        ...(token !== undefined && token !== '' && { token }),
+        ...(o.maxSteps !== undefined && { maxSteps: o.maxSteps }),
+        ...(o.catalogSize !== undefined && { catalogSize: o.catalogSize }),
+        ...(o.catalogSeed !== undefined && { catalogSeed: o.catalogSeed }),
+        ...(o.db !== undefined && { db: o.db }),
+        ...(o.record !== undefined && { record: o.record }),
+      });
+      const { url } = served;
+      console.log(
+        [
+          `serving ${o.env} (${o.split} split) at ${url}`,
+          `  AgentGym WebShop   ${url}/`,
+          `  AgentGym ALFWorld  ${url}/alfworld`,
+          `  OpenEnv            ${url}/openenv  (WebSocket ${url.replace(/^http/, 'ws')}/openenv/ws)`,
+          `  up to ${o.maxSessions} sessions, closed after ${o.idleTimeout} s idle${token ? ', bearer token required' : ''}`,
+          ...(o.record ? [`  recording finished episodes to ${o.record}`] : []),
+          'Ctrl-C to stop.',
+        ].join('\n'),
+      );
+      if (!LOOPBACK.has(o.host) && !token) {
+        console.error(
+          `warning: listening on ${o.host} without a token: anyone who can reach port ${served.port} can drive the envs. Pass --token (or set DREAMGYM_TOKEN).`,
+        );
+      }
+      const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+      console.log(`\n${signal[0] ?? 'signal'}: closing sessions…`);
+      await served.close();
+      const { sessionsOpened, episodesFinished, steps } = served.server.sessions.stats;
+      console.log(
+        `served ${sessionsOpened} sessions, ${episodesFinished} finished episodes, ${steps} steps` +
+          (o.record ? `\nwrote ${served.recorded()} episodes to ${o.record}` : ''),
+      );
+    });
+}

@@ -1,0 +1,47 @@
+import type { Provenance, Step } from '../../core/types.ts';
+import type { ReplayBuffer, StoredTransition } from '../../replay/replay-buffer.ts';
+
+export const REAL: readonly Provenance[] = ['real-offline', 'real-online'];
+
+/** A stored real transition and the steps of its episode before it (the model's history). */
+export interface RealStep {
+  transition: StoredTransition;
+  history: Step[];
+}
+
+/**
+ * Every real transition in the buffer (of one env family, if given) with its history, episode by
+ * episode, oldest first. Reads one trajectory at a time, so the caller may write to the buffer
+ * (store reasoning) between steps.
+ */
+export function* realSteps(buffer: ReplayBuffer, env?: string): Generator<RealStep> {
+  for (const id of buffer.trajectoryIds({ provenance: REAL, ...(env !== undefined && { env }) })) {
+    const stored = buffer.trajectoryTransitions(id);
+    const steps = stored.map(asStep);
+    for (const [t, transition] of stored.entries())
+      yield { transition, history: steps.slice(0, t) };
+  }
+}
+
+/** The number of real transitions `realSteps` walks, from the buffer's counts. */
+export function realStepCount(buffer: ReplayBuffer, env?: string): number {
+  let count = 0;
+  for (const [family, byProvenance] of Object.entries(buffer.stats().byEnv)) {
+    if (env !== undefined && family !== env) continue;
+    for (const provenance of REAL) count += byProvenance[provenance]?.transitions ?? 0;
+  }
+  return count;
+}
+
+function asStep(t: StoredTransition): Step {
+  const step: Step = {
+    action: t.action,
+    observation: t.nextState,
+    reward: t.reward,
+    terminated: t.terminated,
+    truncated: t.truncated,
+  };
+  if (t.reasoning !== undefined) step.reasoning = t.reasoning;
+  if (t.info !== undefined) step.info = t.info;
+  return step;
+}

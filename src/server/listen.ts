@@ -1,0 +1,66 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { ConfigError } from '../core/errors.ts';
+import type { EnvServer } from './app.ts';
+import { SmallWebSocketServer } from './websocket/websocket-server.ts';
+
+export interface ListenOptions {
+  /** Interface to bind. Default 127.0.0.1: reachable from this machine only. */
+  host?: string;
+  /** Port; 0 picks a free one. Default 36001, AgentGym's first env port. */
+  port?: number;
+}
+
+export interface ListeningServer {
+  /** Root URL, e.g. `http://127.0.0.1:36001`. */
+  url: string;
+  port: number;
+  /** Closes WebSockets, every session's env, then the listener. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 36001;
+
+/** Serves `server` over HTTP and WebSocket; fails with the fix if the port is taken. */
+export async function listen(
+  server: EnvServer,
+  options: ListenOptions = {},
+): Promise<ListeningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const wanted = options.port ?? DEFAULT_PORT;
+  const webSockets = new SmallWebSocketServer(server.maxBodyBytes);
+  // @hono/node-server's default overrideGlobalObjects stays on: hono's bodyLimit re-wraps a
+  // chunked request with `new Request(raw)`, which only the adapter's own Request accepts.
+  const http = serve({
+    fetch: server.app.fetch,
+    hostname: host,
+    port: wanted,
+    websocket: { server: webSockets },
+  }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    http.once('listening', resolve);
+    http.once('error', (error: NodeJS.ErrnoException) => {
+      const taken = error.code === 'EADDRINUSE';
+      reject(
+        new ConfigError(
+          taken
+            ? `port ${wanted} on ${host} is in use: pick another with --port, or stop what listens there.`
+            : `cannot listen on ${host}:${wanted}: ${error.message}. Check --host (an address of this machine, or 0.0.0.0 for all).`,
+        ),
+      );
+    });
+  });
+  const { port } = http.address() as AddressInfo;
+  const hostInUrl = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${hostInUrl}:${port}`,
+    port,
+    close: async () => {
+      webSockets.close();
+      await server.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

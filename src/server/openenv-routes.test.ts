@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Task } from '../core/types.ts';
+import { envEntry } from '../envs/registry.ts';
+import type { EnvServer } from './app.ts';
+import { call, registryServer } from './testing/fixtures.ts';
+
+const trainTasks = envEntry('webshop').tasks({}).tasks('train');
+let server: EnvServer;
+afterEach(async () => {
+  await server?.close();
+});
+
+interface Answer {
+  observation: { text: string; instruction: string; actions: string[] };
+  reward: number | null;
+  done: boolean;
+  metadata: Record<string, unknown>;
+}
+
+describe("OpenEnv's HTTP protocol under /openenv", () => {
+  it('/health, /metadata and /schema describe the server', async () => {
+    server = registryServer('webshop');
+    expect((await call(server.app, 'GET', '/openenv/health')).json).toEqual({ status: 'healthy' });
+    expect((await call(server.app, 'GET', '/openenv/metadata')).json).toEqual({
+      name: 'webshop',
+      description: envEntry('webshop').description,
+    });
+    const schema = (await call(server.app, 'GET', '/openenv/schema')).json as Record<
+      string,
+      { required?: string[]; properties: Record<string, unknown> }
+    >;
+    expect(Object.keys(schema).sort()).toEqual(['action', 'observation', 'state']);
+    expect(schema.action?.required).toEqual(['action']);
+    expect(Object.keys(schema.observation?.properties ?? {})).toEqual(
+      expect.arrayContaining(['text', 'instruction', 'actions', 'done', 'reward']),
+    );
+    expect(Object.keys(schema.state?.properties ?? {})).toEqual(
+      expect.arrayContaining(['episode_id', 'step_count']),
+    );
+  });
+
+  it('/reset answers {observation, reward: null, done: false, metadata}; task_index and episode_id are honoured', async () => {
+    server = registryServer('webshop');
+    const reset = await call(server.app, 'POST', '/openenv/reset', {
+      task_index: 5,
+      episode_id: 'run-7/episode-1',
+      unknown_kwarg: true,
+    });
+    expect(reset.status).toBe(200);
+    const answer = reset.json as Answer;
+    const task = trainTasks[5] as Task;
+    expect(answer.observation.instruction).toBe(task.instruction);
+    expect(answer.observation.actions).toEqual(['search[<query>]']);
+    expect(answer).toMatchObject({
+      reward: null,
+      done: false,
+      metadata: { episode_id: 'run-7/episode-1', task_id: task.id },
+    });
+    expect(answer.metadata).not.toHaveProperty('spec');
+  });
+
+  it('the same seed gives the same task; an empty body resets too', async () => {
+    server = registryServer('webshop');
+    const a = (await call(server.app, 'POST', '/openenv/reset', { seed: 9 })).json as Answer;
+    const b = (await call(server.app, 'POST', '/openenv/reset', { seed: 9 })).json as Answer;
+    const c = (await call(server.app, 'POST', '/openenv/reset')).json as Answer;
+    expect(a.observation).toEqual(b.observation);
+    expect(c.observation.text.length).toBeGreaterThan(0);
+  });
+
+  it('/step steps the shared HTTP episode; /state follows it', async () => {
+    server = registryServer('webshop');
+    expect((await call(server.app, 'GET', '/openenv/state')).json).toEqual({
+      episode_id: null,
+      step_count: 0,
+    });
+    const early = await call(server.app, 'POST', '/openenv/step', {
+      action: { action: 'search[mug]' },
+    });
+    expect(early.status).toBe(409);
+    expect((early.json as { detail: string }).detail).toMatch(/POST \/openenv\/reset first/);
+
+    await call(server.app, 'POST', '/openenv/reset', { task_index: 2, episode_id: 'e1' });
+    const step = (
+      await call(server.app, 'POST', '/openenv/step', {
+        action: { action: 'search[mug]' },
+        timeout_s: 30,
+      })
+    ).json as Answer;
+    expect(step.reward).toBe(0);
+    expect(step.done).toBe(false);
+    expect(step.metadata).toEqual({ terminated: false, truncated: false });
+    const invalid = (
+      await call(server.app, 'POST', '/openenv/step', {
+        action: { action: 'click[nothing here]' },
+      })
+    ).json as Answer;
+    expect(invalid.observation).toEqual(step.observation);
+    expect(invalid.reward).toBe(0);
+    expect(invalid.metadata.invalidAction).toMatch(/no \[nothing here\]/);
+    expect((await call(server.app, 'GET', '/openenv/state')).json).toEqual({
+      episode_id: 'e1',
+      step_count: 2,
+      task_id: (trainTasks[2] as Task).id,
+      instruction: (trainTasks[2] as Task).instruction,
+      terminated: false,
+      truncated: false,
+      total_reward: 0,
+    });
+    expect(server.sessions.size).toBe(1);
+  });
+
+  it('names the field at fault in a 400', async () => {
+    server = registryServer('webshop');
+    await call(server.app, 'POST', '/openenv/reset');
+    const flat = await call(server.app, 'POST', '/openenv/step', { action: 'search[mug]' });
+    expect(flat.status).toBe(400);
+    expect((flat.json as { detail: string }).detail).toMatch(/^body\.action: /);
+    const extra = await call(server.app, 'POST', '/openenv/step', {
+      action: { action: 'search[mug]', verbose: true },
+    });
+    expect((extra.json as { detail: string }).detail).toMatch(/body\.action: .*verbose/);
+    const seed = await call(server.app, 'POST', '/openenv/reset', { seed: -1 });
+    expect((seed.json as { detail: string }).detail).toMatch(/^body\.seed: /);
+  });
+
+  it('/ws without a WebSocket upgrade answers 426', async () => {
+    server = registryServer('webshop');
+    const plain = await call(server.app, 'GET', '/openenv/ws');
+    expect(plain.status).toBe(426);
+  });
+});

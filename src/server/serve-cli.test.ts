@@ -1,0 +1,106 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readTrajectories } from '../data/trajectory-file.ts';
+
+const bin = join(import.meta.dirname, '../../bin/dreamgym.js');
+let child: ChildProcess | undefined;
+afterEach(() => {
+  child?.kill('SIGKILL');
+  child = undefined;
+});
+
+/** Starts `dreamgym serve ARGS` and waits for its banner; returns the URL and the output so far. */
+async function startServe(args: string[]) {
+  child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (chunk) => {
+    out += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    out += chunk;
+  });
+  for (let waited = 0; !/Ctrl-C to stop/.test(out); waited += 50) {
+    if (child.exitCode !== null || waited > 30_000) throw new Error(`serve did not start: ${out}`);
+    await sleep(50);
+  }
+  const url = /serving .* at (http:\/\/\S+)/.exec(out)?.[1] as string;
+  return { url, output: () => out, process: child };
+}
+
+async function post(url: string, body?: object): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body && { body: JSON.stringify(body) }),
+  });
+  return response.json();
+}
+
+describe('dreamgym serve', () => {
+  it('serves until SIGTERM, then closes and finishes the record file', async () => {
+    const record = join(mkdtempSync(join(tmpdir(), 'dreamgym-serve-cli-')), 'served.jsonl');
+    const { url, output, process } = await startServe([
+      '--env',
+      'webshop',
+      '--port',
+      '0',
+      '--max-steps',
+      '2',
+      '--record',
+      record,
+    ]);
+    expect(output()).toContain(`OpenEnv            ${url}/openenv`);
+    const id = (await post(`${url}/create`)) as number;
+    await post(`${url}/reset`, { env_idx: id, session_id: 0 });
+    await post(`${url}/step`, { env_idx: id, action: 'search[mug]' });
+    const last = (await post(`${url}/step`, { env_idx: id, action: 'click[back to search]' })) as {
+      done: boolean;
+    };
+    expect(last.done).toBe(true);
+    process.kill('SIGTERM');
+    const [code] = await once(process, 'exit');
+    expect(code).toBe(0);
+    expect(output()).toMatch(/served 1 sessions, 1 finished episodes, 2 steps/);
+    expect(output()).toContain(`wrote 1 episodes to ${record}`);
+    const [trajectory] = await readTrajectories(record);
+    expect(trajectory).toMatchObject({ provenance: 'real-online', env: 'webshop' });
+    expect(trajectory?.steps.at(-1)?.truncated).toBe(true);
+  });
+
+  it('fails with the fix when the port is taken', async () => {
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await once(blocker, 'listening');
+    const { port } = blocker.address() as { port: number };
+    try {
+      const run = spawnSync(
+        process.execPath,
+        [bin, 'serve', '--env', 'webshop', '--port', String(port)],
+        {
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(
+        `error: port ${port} on 127.0.0.1 is in use: pick another with --port, or stop what listens there.`,
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('names a wrong env before listening', () => {
+    const run = spawnSync(process.execPath, [bin, 'serve', '--env', 'webshopp', '--port', '0'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/unknown env "webshopp"; available: webshop, household/);
+  });
+});

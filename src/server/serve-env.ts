@@ -1,0 +1,84 @@
+import { TrajectoryWriter } from '../data/trajectory-file.ts';
+import type { TaskSplit } from '../envs/env.ts';
+import { type EnvOptions, envEntry } from '../envs/registry.ts';
+import { createEnvServer, type EnvServer } from './app.ts';
+import { type ListeningServer, listen } from './listen.ts';
+
+export interface ServeEnvOptions {
+  /** A registry name: `webshop`, `household`, `agentgym:webshop@URL`, later `synthetic:…`. */
+  env: string;
+  host?: string;
+  port?: number;
+  maxSessions?: number;
+  /** Seconds without requests after which a session is closed; 0 never. */
+  idleTimeoutSeconds?: number;
+  token?: string;
+  /** Split whose task indices clients name. Default `train`. */
+  split?: TaskSplit;
+  maxSteps?: number;
+  catalogSize?: number;
+  catalogSeed?: number;
+  /** A synthetic env's database, passed on to the registry. */
+  db?: string;
+  /** JSONL file that finished episodes are written to (our trajectory format). */
+  record?: string;
+  warn?: (message: string) => void;
+}
+
+export interface ServedEnv extends ListeningServer {
+  server: EnvServer;
+  /** Episodes written to the record file so far. */
+  recorded(): number;
+}
+
+/**
+ * `dreamgym serve` without the command line: the registry's env served on a port, finished
+ * episodes written to `record` if given. Closing also finishes the record file.
+ */
+export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
+  const entry = envEntry(options.env);
+  const envOptions: EnvOptions & { db?: string } = {
+    ...(options.split !== undefined && { split: options.split }),
+    ...(options.maxSteps !== undefined && { maxSteps: options.maxSteps }),
+    ...(options.catalogSize !== undefined && { catalogSize: options.catalogSize }),
+    ...(options.catalogSeed !== undefined && { catalogSeed: options.catalogSeed }),
+    ...(options.db !== undefined && { db: options.db }),
+  };
+  const writer = options.record ? await TrajectoryWriter.open(options.record) : undefined;
+  const server = createEnvServer({
+    name: options.env,
+    description: entry.description,
+    makeEnv: () => entry.make(envOptions),
+    tasks: entry.tasks(envOptions),
+    ...(options.split !== undefined && { split: options.split }),
+    ...(options.maxSessions !== undefined && { maxSessions: options.maxSessions }),
+    ...(options.idleTimeoutSeconds !== undefined && {
+      idleTimeoutMs: options.idleTimeoutSeconds * 1000,
+    }),
+    ...(options.token !== undefined && { token: options.token }),
+    ...(options.warn && { warn: options.warn }),
+    // Synthetic envs are named `synthetic:…`; their episodes must never pass for real ones.
+    provenance: options.env.startsWith('synthetic:') ? 'synthetic' : 'real-online',
+    ...(writer && { onEpisode: (trajectory) => writer.write(trajectory) }),
+  });
+  let listening: ListeningServer;
+  try {
+    listening = await listen(server, {
+      ...(options.host !== undefined && { host: options.host }),
+      ...(options.port !== undefined && { port: options.port }),
+    });
+  } catch (error) {
+    await server.close();
+    await writer?.abort();
+    throw error;
+  }
+  return {
+    ...listening,
+    server,
+    recorded: () => writer?.count ?? 0,
+    close: async () => {
+      await listening.close();
+      await writer?.close();
+    },
+  };
+}

@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  Observation,
+  Provenance,
+  Step,
+  StepInfo,
+  Task,
+  Trajectory,
+  Transition,
+} from '../core/types.ts';
+import type { Env, ResetOptions, StepResult } from '../envs/env.ts';
+import { EpisodePhaseError } from './errors.ts';
+
+/** Hooks that see what remote trainers do in served envs, e.g. to record it. */
+export interface RecordingHooks {
+  /** After every step, before the answer goes out. */
+  onTransition?: (transition: Transition) => void | Promise<void>;
+  /** After the step that ends an episode (terminated or truncated); abandoned episodes are not reported. */
+  onEpisode?: (trajectory: Trajectory) => void | Promise<void>;
+}
+
+export interface RecordingOptions extends RecordingHooks {
+  /** Provenance of reported trajectories: `real-online` for real envs, `synthetic` for synthetic ones. */
+  provenance: Provenance;
+  /** Policy id of reported trajectories; the policy is the remote trainer's, unknown here. */
+  policyId: string;
+  /** Where a failing hook is reported; a hook never fails the request. */
+  warn: (message: string) => void;
+}
+
+/** The episode a session runs: enough to answer state queries and to report a trajectory. */
+interface Episode {
+  id: string;
+  task: Task;
+  seed: number | undefined;
+  initial: Observation;
+  current: Observation;
+  steps: Step[];
+  startedAt: string;
+  ended: 'terminated' | 'truncated' | undefined;
+  lastInfo: StepInfo;
+}
+
+/** A session's episode as the protocols report it. */
+export interface EpisodeStatus {
+  episodeId: string;
+  task: Task;
+  observation: Observation;
+  stepCount: number;
+  totalReward: number;
+  terminated: boolean;
+  truncated: boolean;
+  lastInfo: StepInfo;
+}
+
+/** Counters shared by all sessions of a server. */
+export interface ServerStats {
+  sessionsOpened: number;
+  episodesStarted: number;
+  episodesFinished: number;
+  steps: number;
+}
+
+/**
+ * One client's env and its current episode. Calls run one at a time in arrival order (an env is
+ * not safe to drive concurrently, and a client that pipelines requests expects them in order),
+ * and `lastActive`/`busy` let the store reap sessions whose client went away.
+ */
+export class Session {
+  lastActive: number;
+  private episode: Episode | undefined;
+  private pending = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly closeListeners: Array<(reason: string) => void> = [];
+
+  constructor(
+    readonly id: number,
+    private readonly env: Env,
+    private readonly recording: RecordingOptions,
+    private readonly stats: ServerStats,
+    private readonly clock: () => number,
+  ) {
+    this.lastActive = clock();
+  }
+
+  /** True while a call is queued or running: such a session is never idle. */
+  get busy(): boolean {
+    return this.pending > 0;
+  }
+
+  /** Starts an episode; `episodeId` names it (and its recorded trajectory), else a UUID does. */
+  reset(options: ResetOptions, episodeId?: string): Promise<EpisodeStatus> {
+    return this.exclusive(async () => {
+      const { observation, info } = await this.env.reset(options);
+      this.episode = {
+        id: episodeId ?? randomUUID(),
+        task: info.task,
+        seed: options.seed,
+        initial: observation,
+        current: observation,
+        steps: [],
+        startedAt: new Date().toISOString(),
+        ended: undefined,
+        lastInfo: {},
+      };
+      this.stats.episodesStarted++;
+      return this.statusOf(this.episode);
+    });
+  }
+
+  /** Applies one action; an invalid one comes back as the env says (state unchanged, reward 0). */
+  step(action: string): Promise<StepResult> {
+    return this.exclusive(async () => {
+      const episode = this.requireEpisode();
+      if (episode.ended) {
+        throw new EpisodePhaseError(
+          `session ${this.id}: the episode ${episode.ended} after ${episode.steps.length} steps; reset the session to start another.`,
+        );
+      }
+      const result = await this.env.step(action);
+      const state = episode.current;
+      episode.steps.push({
+        action,
+        observation: result.observation,
+        reward: result.reward,
+        terminated: result.terminated,
+        truncated: result.truncated,
+        info: result.info,
+      });
+      episode.current = result.observation;
+      episode.lastInfo = result.info;
+      if (result.terminated) episode.ended = 'terminated';
+      else if (result.truncated) episode.ended = 'truncated';
+      this.stats.steps++;
+      if (episode.ended) this.stats.episodesFinished++;
+      await this.report(episode, state, action, result);
+      return result;
+    });
+  }
+
+  /** The current episode, or a 409 saying to reset first. */
+  status(): EpisodeStatus {
+    return this.statusOf(this.requireEpisode());
+  }
+
+  /** The current episode, if the session has one. */
+  peek(): EpisodeStatus | undefined {
+    return this.episode && this.statusOf(this.episode);
+  }
+
+  /** Calls `listener` once when the session closes, with why (e.g. reaped when idle). */
+  onClose(listener: (reason: string) => void): void {
+    this.closeListeners.push(listener);
+  }
+
+  /** Closes the env after queued calls finish. Idempotent. */
+  close(reason: string): Promise<void> {
+    if (this.closed) return this.tail.then(() => undefined);
+    this.closed = true;
+    for (const listener of this.closeListeners) listener(reason);
+    return this.exclusive(() => this.env.close());
+  }
+
+  private requireEpisode(): Episode {
+    if (!this.episode) {
+      throw new EpisodePhaseError(
+        `session ${this.id} has no episode yet: reset it before stepping or reading its state.`,
+      );
+    }
+    return this.episode;
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    this.pending++;
+    this.lastActive = this.clock();
+    const run = this.tail.then(work).finally(() => {
+      this.pending--;
+      this.lastActive = this.clock();
+    });
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private statusOf(episode: Episode): EpisodeStatus {
+    return {
+      episodeId: episode.id,
+      task: episode.task,
+      observation: episode.current,
+      stepCount: episode.steps.length,
+      totalReward: episode.steps.reduce((sum, s) => sum + s.reward, 0),
+      terminated: episode.ended === 'terminated',
+      truncated: episode.ended === 'truncated',
+      lastInfo: episode.lastInfo,
+    };
+  }
+
+  private async report(
+    episode: Episode,
+    state: Observation,
+    action: string,
+    result: StepResult,
+  ): Promise<void> {
+    const { onTransition, onEpisode, provenance, policyId, warn } = this.recording;
+    try {
+      await onTransition?.({
+        task: episode.task,
+        t: episode.steps.length - 1,
+        state,
+        action,
+        nextState: result.observation,
+        reward: result.reward,
+        terminated: result.terminated,
+        truncated: result.truncated,
+      });
+      if (!episode.ended) return;
+      await onEpisode?.({
+        id: episode.id,
+        env: this.env.name,
+        task: episode.task,
+        initial: episode.initial,
+        steps: episode.steps,
+        provenance,
+        policyId,
+        ...(episode.seed !== undefined && { seed: episode.seed }),
+        startedAt: episode.startedAt,
+        endedAt: new Date().toISOString(),
+      });
+    } catch (error) {
+      warn(
+        `session ${this.id}: recording failed (${(error as Error).message}); the step was served but episode ${episode.id} may be missing from the record.`,
+      );
+    }
+  }
+}

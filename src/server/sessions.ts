@@ -1,0 +1,130 @@
+import { randomInt } from 'node:crypto';
+import type { Env } from '../envs/env.ts';
+import { SessionLimitError, UnknownSessionError } from './errors.ts';
+import { type RecordingOptions, type ServerStats, Session } from './session.ts';
+
+export interface SessionStoreOptions {
+  /** A fresh env per session. */
+  makeEnv: () => Env | Promise<Env>;
+  /** Sessions open at once; creating one more fails with a 503. */
+  maxSessions: number;
+  /** Sessions without a request for this long are closed; 0 keeps them until closed. */
+  idleTimeoutMs: number;
+  recording: RecordingOptions;
+  /** Milliseconds now; tests pass a fake clock. */
+  clock?: () => number;
+}
+
+/** Ids go up to this, so they fit any client's int (AgentGym's are Python ints, JSON numbers). */
+const MAX_ID = 2 ** 31 - 1;
+
+/**
+ * The open sessions of a server, each with its own env. Ids are random rather than counted, so a
+ * client that outlived a server restart gets "no open session" instead of someone else's
+ * episode. Idle sessions are reaped by an unref'd timer: a trainer that crashed, or a WebSocket
+ * peer that vanished without closing, does not hold a slot forever.
+ */
+export class SessionStore {
+  readonly stats: ServerStats = {
+    sessionsOpened: 0,
+    episodesStarted: 0,
+    episodesFinished: 0,
+    steps: 0,
+  };
+  private readonly sessions = new Map<number, Session>();
+  /** Slots held by sessions whose env is still being made. */
+  private reserved = 0;
+  private readonly clock: () => number;
+  private reaper: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: SessionStoreOptions) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  get maxSessions(): number {
+    return this.options.maxSessions;
+  }
+
+  get idleTimeoutMs(): number {
+    return this.options.idleTimeoutMs;
+  }
+
+  /** Opens a session with a fresh env, or fails with a {@link SessionLimitError}. */
+  async create(): Promise<Session> {
+    const { maxSessions, idleTimeoutMs, makeEnv, recording } = this.options;
+    if (this.sessions.size + this.reserved >= maxSessions) {
+      throw new SessionLimitError(maxSessions, idleTimeoutMs);
+    }
+    this.reserved++;
+    let env: Env;
+    try {
+      env = await makeEnv();
+    } finally {
+      this.reserved--;
+    }
+    let id = randomInt(MAX_ID);
+    while (this.sessions.has(id)) id = randomInt(MAX_ID);
+    const session = new Session(id, env, recording, this.stats, this.clock);
+    this.sessions.set(id, session);
+    this.stats.sessionsOpened++;
+    return session;
+  }
+
+  /** The open session `id`, or an {@link UnknownSessionError}. */
+  get(id: number): Session {
+    const session = this.sessions.get(id);
+    if (!session) throw new UnknownSessionError(id, this.options.idleTimeoutMs);
+    return session;
+  }
+
+  find(id: number | undefined): Session | undefined {
+    return id === undefined ? undefined : this.sessions.get(id);
+  }
+
+  ids(): number[] {
+    return [...this.sessions.keys()];
+  }
+
+  /** Closes session `id`; false if no such session is open. */
+  async close(id: number, reason = 'closed by the client'): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    this.sessions.delete(id);
+    await session.close(reason);
+    return true;
+  }
+
+  /** Closes the sessions idle for longer than the timeout; returns their ids. */
+  async reapIdle(): Promise<number[]> {
+    const { idleTimeoutMs } = this.options;
+    if (idleTimeoutMs <= 0) return [];
+    const cutoff = this.clock() - idleTimeoutMs;
+    const idle = [...this.sessions.values()].filter((s) => !s.busy && s.lastActive < cutoff);
+    const reason = `idle for over ${idleTimeoutMs / 1000} s`;
+    await Promise.all(idle.map((s) => this.close(s.id, reason)));
+    return idle.map((s) => s.id);
+  }
+
+  /** Reaps idle sessions every quarter of the timeout; the timer does not keep the process up. */
+  startReaper(): void {
+    const { idleTimeoutMs } = this.options;
+    if (idleTimeoutMs <= 0 || this.reaper) return;
+    const every = Math.min(Math.max(idleTimeoutMs / 4, 10), 30_000);
+    const reap = () =>
+      this.reapIdle().catch((error: Error) =>
+        this.options.recording.warn(`closing an idle session failed: ${error.message}`),
+      );
+    this.reaper = setInterval(reap, every).unref();
+  }
+
+  /** Stops the reaper and closes every session. */
+  async closeAll(reason = 'server shutting down'): Promise<void> {
+    clearInterval(this.reaper);
+    this.reaper = undefined;
+    await Promise.all(this.ids().map((id) => this.close(id, reason)));
+  }
+}
