@@ -1,11 +1,12 @@
 import { TrajectoryWriter } from '../data/trajectory-file.ts';
 import type { TaskSplit } from '../envs/env.ts';
 import { type EnvOptions, envEntry } from '../envs/registry.ts';
+import { isSyntheticRef, syntheticEntry } from '../experience/synthetic-entry.ts';
 import { createEnvServer, type EnvServer } from './app.ts';
 import { type ListeningServer, listen } from './listen.ts';
 
 export interface ServeEnvOptions {
-  /** A registry name: `webshop`, `household`, `agentgym:webshop@URL`, later `synthetic:…`. */
+  /** A registry name: `webshop`, `household`, `agentgym:webshop@URL`, or `synthetic:webshop` (with `db`). */
   env: string;
   host?: string;
   port?: number;
@@ -36,7 +37,6 @@ export interface ServedEnv extends ListeningServer {
  * episodes written to `record` if given. Closing also finishes the record file.
  */
 export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
-  const entry = envEntry(options.env);
   const envOptions: EnvOptions & { db?: string } = {
     ...(options.split !== undefined && { split: options.split }),
     ...(options.maxSteps !== undefined && { maxSteps: options.maxSteps }),
@@ -44,6 +44,9 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     ...(options.catalogSeed !== undefined && { catalogSeed: options.catalogSeed }),
     ...(options.db !== undefined && { db: options.db }),
   };
+  const entry = isSyntheticRef(options.env)
+    ? syntheticEntry(options.env, envOptions)
+    : envEntry(options.env);
   const writer = options.record ? await TrajectoryWriter.open(options.record) : undefined;
   const server = createEnvServer({
     name: options.env,

@@ -145,9 +145,24 @@ export function parsePage(text: string): Page {
   return { kind: 'unknown' };
 }
 
-/** The label of a `click[label]` action, or undefined. */
+const BUTTON_LABELS = ['Back to Search', 'Next >', '< Prev', 'Description', 'Features', 'Buy Now'];
+
+/** A result's ASIN as a label: `B0` and eight letters or digits. */
+export function isAsin(label: string): boolean {
+  return /^b0[a-z0-9]{8}$/i.test(label);
+}
+
+/**
+ * The label of a `click[label]` action, or undefined. Clicks match case-insensitively, as in
+ * WebShop (AgentGym's clients send them lower-cased): buttons come back in their page spelling
+ * and ASINs upper-cased.
+ */
 export function clickLabel(action: string): string | undefined {
-  return /^\s*click\s*\[(.*)\]\s*$/is.exec(action)?.[1]?.trim();
+  const raw = /^\s*click\s*\[(.*)\]\s*$/is.exec(action)?.[1]?.trim();
+  if (raw === undefined) return undefined;
+  const button = BUTTON_LABELS.find((b) => b.toLowerCase() === raw.toLowerCase());
+  if (button) return button;
+  return isAsin(raw) ? raw.toUpperCase() : raw;
 }
 
 /** The query of a `search[query]` action, or undefined. */

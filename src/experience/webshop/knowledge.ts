@@ -4,6 +4,7 @@ import { RewardModel } from '../reward-model.ts';
 import {
   clickLabel,
   type ItemView,
+  isAsin,
   type Page,
   parsePage,
   type ResultRow,
@@ -67,7 +68,7 @@ export class WebShopKnowledge {
         if (q !== undefined) query = normalizeQuery(q);
         if (query !== undefined) this.addResults(query, next);
       } else if (next.kind === 'item') {
-        if (label && /^[a-z0-9]{10}$/i.test(label) && label.toUpperCase() === label) {
+        if (label && isAsin(label)) {
           asin = label;
           selected = [];
         }

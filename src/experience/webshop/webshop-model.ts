@@ -7,6 +7,7 @@ import type {
 import {
   clickLabel,
   type ItemView,
+  isAsin,
   parsePage,
   type ResultRow,
   renderDetail,
@@ -255,7 +256,7 @@ function lastQuery(history: readonly Step[]): string | undefined {
 function currentAsin(history: readonly Step[]): string | undefined {
   for (let i = history.length - 1; i >= 0; i--) {
     const label = clickLabel((history[i] as Step).action);
-    if (label && /^[A-Z0-9]{10}$/.test(label) && /\d/.test(label)) return label;
+    if (label && isAsin(label)) return label;
   }
   return undefined;
 }
@@ -266,7 +267,7 @@ function selectedOptions(history: readonly Step[]): string[] {
   for (let i = history.length - 1; i >= 0; i--) {
     const step = history[i] as Step;
     const label = clickLabel(step.action);
-    if (label && /^[A-Z0-9]{10}$/.test(label) && /\d/.test(label)) break;
+    if (label && isAsin(label)) break;
     const page = parsePage(step.observation.text);
     if (page.kind === 'item' && page.clicked) {
       const group = page.item.options.find((g) => g.values.includes(page.clicked as string));

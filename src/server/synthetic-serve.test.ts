@@ -1,0 +1,55 @@
+/**
+ * `dreamgym serve --env synthetic:webshop --db PATH`: a remote trainer (our AgentGym client here)
+ * drives DreamGym's synthetic env over HTTP, and what it plays lands in the buffer as synthetic.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentGymWebShopEnv } from '../envs/agentgym/webshop-client.ts';
+import { runEnvConformance } from '../envs/conformance.ts';
+import { TimeLimit } from '../envs/wrappers/time-limit.ts';
+import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { webshopTrajectories } from '../replay/testing/fixtures.ts';
+import { type ServedEnv, serveEnv } from './serve-env.ts';
+
+const db = join(mkdtempSync(join(tmpdir(), 'dreamgym-synthetic-serve-')), 'buffer.db');
+const splits = { train: { start: 0, end: 500 }, test: { start: 500, end: 600 } };
+let served: ServedEnv;
+
+beforeAll(async () => {
+  const buffer = ReplayBuffer.open({ path: db });
+  await buffer.add(await webshopTrajectories(80));
+  await buffer.close();
+  served = await serveEnv({ env: 'synthetic:webshop', db, port: 0 });
+});
+afterAll(async () => {
+  await served?.close();
+});
+
+runEnvConformance({
+  name: 'AgentGymWebShopEnv against dreamgym serve --env synthetic:webshop',
+  makeEnv: () => new TimeLimit(new AgentGymWebShopEnv({ url: served.url, splits }), 15),
+});
+
+describe('serving the synthetic env', () => {
+  it('writes the episodes remote clients play back to the buffer as synthetic', async () => {
+    const env = new TimeLimit(new AgentGymWebShopEnv({ url: served.url, splits }), 15);
+    await env.reset({ seed: 2 });
+    const results = await env.step('search[red shoes]');
+    const item = results.observation.actions?.find((a) => /^click\[b0/i.test(a));
+    expect(item).toBeDefined();
+    await env.step(item as string);
+    const bought = await env.step('click[buy now]');
+    expect(bought.info.invalidAction).toBeUndefined();
+    expect(bought.terminated).toBe(true);
+    await env.close();
+    const buffer = ReplayBuffer.open({ path: db });
+    expect(buffer.stats().byEnv.webshop?.synthetic?.trajectories ?? 0).toBeGreaterThan(0);
+    await buffer.close();
+  });
+
+  it('needs a buffer with real data, and says so', async () => {
+    await expect(serveEnv({ env: 'synthetic:webshop', port: 0 })).rejects.toThrow(/--db PATH/);
+  });
+});
