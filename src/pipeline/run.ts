@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { initTf } from '../core/tf.ts';
 import type { Trajectory } from '../core/types.ts';
 import { Curriculum } from '../curriculum/curriculum.ts';
+import { LlmTaskGenerator } from '../curriculum/generators/llm-generator.ts';
 import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
 import { TaskPool } from '../curriculum/task-pool.ts';
 import { readTrajectories } from '../data/trajectory-file.ts';
@@ -13,7 +14,7 @@ import { ReplayBuffer } from '../replay/replay-buffer.ts';
 import { formatMean, formatRate } from '../report/stats.ts';
 import { type TaskSchedule, train } from '../rl/trainer.ts';
 import type { RunConfig } from './config.ts';
-import { makeExperienceModel } from './experience-model.ts';
+import { makeExperienceModel, makeLlmClient } from './experience-model.ts';
 import {
   type EnvSetup,
   type Evaluation,
@@ -81,8 +82,13 @@ export async function runPipeline(
   const buffer = ReplayBuffer.open({ path: join(runDir, 'buffer.db') });
   try {
     await stage('replay buffer', () => buffer.add(offline));
+    // In LLM mode one client serves the experience model and the curriculum's task generator.
+    const llm =
+      config.experienceModel.kind === 'llm' && config.experienceModel.llm
+        ? await makeLlmClient(config.experienceModel.llm)
+        : undefined;
     const model = await stage('experience model', () =>
-      makeExperienceModel(config.experienceModel, config.env, buffer),
+      makeExperienceModel(config.experienceModel, config.env, buffer, llm),
     );
     const policy = new ChoicePolicy({ seed: config.seed });
     const trainerConfig = {
@@ -100,7 +106,7 @@ export async function runPipeline(
             {
               pool: TaskPool.open({ path: join(runDir, 'tasks.db') }),
               seedTasks: setup.trainTasks,
-              generator: offlineMutators,
+              generator: llm ? new LlmTaskGenerator({ llm }) : offlineMutators,
             },
             {
               mode: config.curriculum.mode,
