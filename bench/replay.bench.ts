@@ -63,7 +63,11 @@ export default async function replayBench() {
   const results: Record<string, unknown> = {};
   const queries = (await episodes(300, 999)).flatMap(transitions).slice(0, 200);
   const openExact = () =>
-    ReplayBuffer.open({ path: join(dir, 'buffer.db'), annThreshold: Number.POSITIVE_INFINITY });
+    ReplayBuffer.open({
+      path: join(dir, 'buffer.db'),
+      annThreshold: Number.POSITIVE_INFINITY,
+      memoSize: 0,
+    });
   let exactBuffer = openExact();
   let insertMs = 0;
   let inserted = 0;
@@ -94,7 +98,11 @@ export default async function replayBench() {
       // Build the ANN index over the same database file, as a reopened buffer would.
       await exactBuffer.close();
       const buildStart = performance.now();
-      const annBuffer = ReplayBuffer.open({ path: join(dir, 'buffer.db'), annThreshold: 50_000 });
+      const annBuffer = ReplayBuffer.open({
+        path: join(dir, 'buffer.db'),
+        annThreshold: 50_000,
+        memoSize: 0,
+      });
       const buildMs = performance.now() - buildStart;
       const reference = openExact();
       let recall = 0;

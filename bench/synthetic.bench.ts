@@ -20,7 +20,7 @@ export default async function syntheticBench() {
   const catalog = { seed: 0, size: 1000 };
   const tasks = webshopTasks(catalog, getCatalog(catalog), 'train', 40_000);
   const env = makeWebShop({ catalog });
-  const buffer = ReplayBuffer.open();
+  const buffer = ReplayBuffer.open({ memoSize: 0 });
   let next = 0;
   while (buffer.stats().transitions < size) {
     const batch = tasks.slice(next, next + 1000);

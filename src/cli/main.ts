@@ -6,6 +6,7 @@ import { collectCommand } from './commands/collect.ts';
 import { demoCommand } from './commands/demo.ts';
 import { envsCommand } from './commands/envs.ts';
 import { evalCommand } from './commands/eval.ts';
+import { exportRlCommand } from './commands/export-rl.ts';
 import { exportSftCommand } from './commands/export-sft.ts';
 import { fidelityCommand } from './commands/fidelity.ts';
 import { llmCommand } from './commands/llm.ts';
@@ -37,6 +38,7 @@ for (const register of [
   fidelityCommand,
   annotateCommand,
   exportSftCommand,
+  exportRlCommand,
   serveCommand,
 ]) {
   register(program);

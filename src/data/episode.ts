@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Rng } from '../core/rng.ts';
-import type { Provenance, Step, Task, Trajectory } from '../core/types.ts';
+import type { Observation, Provenance, Step, Task, Trajectory } from '../core/types.ts';
 import type { Env } from '../envs/env.ts';
+import { PolicyOutputError } from '../policy/errors.ts';
 import type { Policy, PolicyAction } from '../policy/policy.ts';
 
 export interface EpisodeOptions {
@@ -18,6 +19,8 @@ export interface EpisodeOptions {
 /**
  * Plays one episode of `policy` in `env` and records it as a {@link Trajectory}. Stops when the
  * env terminates or truncates; an env that does neither within `maxSteps` is a bug, so it throws.
+ * A policy that cannot produce an action ({@link PolicyOutputError}) ends the episode as
+ * truncated (`info.truncatedBy: 'policy-error'`); see {@link policyErrorStep}.
  */
 export async function runEpisode(
   env: Env,
@@ -34,7 +37,16 @@ export async function runEpisode(
   const maxSteps = options.maxSteps ?? 1000;
   let observation = initial;
   while (steps.length < maxSteps) {
-    const decision = await policy.act(observation, { task: info.task, history: steps, rng });
+    let decision: PolicyAction;
+    try {
+      decision = await policy.act(observation, { task: info.task, history: steps, rng });
+    } catch (error) {
+      if (!(error instanceof PolicyOutputError)) throw error;
+      // Reported like any decision, so observers keep one entry per recorded step.
+      options.onDecision?.({ action: error.attemptedAction }, steps.length);
+      steps.push(policyErrorStep(observation, error));
+      break;
+    }
     options.onDecision?.(decision, steps.length);
     const result = await env.step(decision.action);
     const step: Step = {
@@ -69,4 +81,22 @@ export async function runEpisode(
     endedAt: new Date().toISOString(),
   };
   return trajectory;
+}
+
+/**
+ * The step that records a policy failure. The env never saw the attempted action, so the state is
+ * unchanged and the reward 0, as for an inadmissible action; the episode is truncated, not
+ * terminated, because the task itself could have gone on.
+ */
+function policyErrorStep(observation: Observation, error: PolicyOutputError): Step {
+  const step: Step = {
+    action: error.attemptedAction,
+    observation,
+    reward: 0,
+    terminated: false,
+    truncated: true,
+    info: { invalidAction: error.problem, truncatedBy: 'policy-error' },
+  };
+  if (error.reasoning !== undefined) step.reasoning = error.reasoning;
+  return step;
 }

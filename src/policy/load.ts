@@ -6,7 +6,7 @@ import type { Policy } from './policy.ts';
 import { makePolicy, POLICY_NAMES, type PolicyOptions } from './registry.ts';
 
 /**
- * A policy from a name (`random`, `expert`) or from a folder a training run saved one in (the run
+ * A policy from a name (`random`, `expert`, `llm`) or from a folder a training run saved one in (the run
  * folder itself, its `checkpoint/`, or any folder with a `policy.json`). Saved policies act
  * greedily (temperature 0) unless told otherwise.
  */

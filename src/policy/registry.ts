@@ -1,6 +1,7 @@
 import { ConfigError } from '../core/errors.ts';
 import { HouseholdExpert } from './experts/household-expert.ts';
 import { WebShopExpert } from './experts/webshop-expert.ts';
+import { LlmPolicy, type LlmPolicyOptions } from './llm/llm-policy.ts';
 import type { Policy } from './policy.ts';
 import { RandomPolicy } from './random-policy.ts';
 
@@ -9,6 +10,8 @@ export interface PolicyOptions {
   env: string;
   /** Experts' mistake rate. */
   epsilon?: number;
+  /** The `llm` policy's model and settings. */
+  llmPolicy?: LlmPolicyOptions;
 }
 
 const EXPERTS: Record<string, (o: PolicyOptions) => Policy> = {
@@ -27,6 +30,14 @@ const POLICIES: Record<string, (o: PolicyOptions) => Policy> = {
     return make(o);
   },
   random: () => new RandomPolicy(),
+  llm: (o) => {
+    if (!o.llmPolicy) {
+      throw new ConfigError(
+        'the llm policy needs a model: pass --llm-url URL --llm-model NAME (in code, llmPolicy: { llm }).',
+      );
+    }
+    return new LlmPolicy(o.llmPolicy);
+  },
 };
 
 export const POLICY_NAMES = Object.keys(POLICIES);

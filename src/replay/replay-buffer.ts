@@ -30,6 +30,8 @@ export interface ReplayBufferOptions {
   encoder?: TransitionEncoder;
   /** Transitions above which retrieval uses the ANN index instead of exact search. Default 50,000. */
   annThreshold?: number;
+  /** Answers of `retrieve` remembered until the next `add` (0 turns the memo off). Default 10,000. */
+  memoSize?: number;
   ann?: AnnOptions & {
     /** Candidates fetched per wanted result before filtering. Default 8. */
     overfetch?: number;
@@ -99,6 +101,7 @@ export class ReplayBuffer {
   private readonly annThreshold: number;
   private readonly annOptions: AnnOptions;
   private readonly overfetch: number;
+  private readonly memoSize: number;
   private ann: AnnIndex | undefined;
   /** The ANN index holds every transition up to this rowid. */
   private annUpTo = 0;
@@ -116,6 +119,7 @@ export class ReplayBuffer {
     this.annThreshold = options.annThreshold ?? 50_000;
     this.annOptions = options.ann ?? {};
     this.overfetch = options.ann?.overfetch ?? 8;
+    this.memoSize = options.memoSize ?? 10_000;
     if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
     this.db = new Database(this.path);
     try {
@@ -187,7 +191,8 @@ export class ReplayBuffer {
     const memo = this.retrievals.get(memoKey);
     if (memo) return [...memo];
     const found = await this.search(key, k, filter);
-    if (this.retrievals.size >= 10_000) this.retrievals.clear();
+    if (this.memoSize === 0) return found;
+    if (this.retrievals.size >= this.memoSize) this.retrievals.clear();
     this.retrievals.set(memoKey, found);
     return [...found];
   }

@@ -103,12 +103,21 @@ async function rolloutEpisode(
     return recorded;
   });
   const last = trajectory.steps.at(-1);
+  // V(s_T) of a cut-off episode, from policies with a value head only (an LLM policy would
+  // spend a call on an action nobody takes); a failure there leaves the bootstrap at 0.
   let bootstrapValue = 0;
-  if (last?.truncated && (last.observation.actions?.length ?? 0) > 0) {
+  if (
+    last?.truncated &&
+    (last.observation.actions?.length ?? 0) > 0 &&
+    'evaluate' in options.policy
+  ) {
     const rng = new Rng(seed).fork('bootstrap');
     bootstrapValue =
-      (await options.policy.act(last.observation, { task, history: trajectory.steps, rng }))
-        .value ?? 0;
+      (
+        await options.policy
+          .act(last.observation, { task, history: trajectory.steps, rng })
+          .catch(() => undefined)
+      )?.value ?? 0;
   }
   return { trajectory, groupId: task.id, steps, bootstrapValue };
 }

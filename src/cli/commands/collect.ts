@@ -5,11 +5,12 @@ import { percent, summarize } from '../../data/summary.ts';
 import { TrajectoryWriter } from '../../data/trajectory-file.ts';
 import { envEntry } from '../../envs/registry.ts';
 import { makePolicy, POLICY_NAMES } from '../../policy/registry.ts';
+import { addLlmPolicyOptions, llmPolicyFromFlags } from '../llm-policy-options.ts';
 import { intOption, probabilityOption, splitOption } from '../options.ts';
 import { progressBar } from '../progress.ts';
 
 export function collectCommand(program: Command): void {
-  program
+  const command = program
     .command('collect')
     .description('play a policy in a real env and write its trajectories as JSONL (offline data)')
     .requiredOption(
@@ -24,10 +25,11 @@ export function collectCommand(program: Command): void {
     .option('--max-steps <n>', "step limit (default: the env's own)", intOption(1))
     .option('--catalog-size <n>', 'webshop: products in the generated catalog', intOption(10))
     .option('--catalog-seed <n>', 'webshop: catalog seed', intOption(0))
-    .requiredOption('--out <file>', 'output JSONL file')
+    .requiredOption('--out <file>', 'output JSONL file');
+  addLlmPolicyOptions(command, 1)
     .addHelpText(
       'after',
-      '\nExample:\n  dreamgym collect --env webshop --policy expert --epsilon 0.3 --episodes 500 --seed 1 --out data/webshop-offline.jsonl',
+      '\nExamples:\n  dreamgym collect --env webshop --policy expert --epsilon 0.3 --episodes 500 --seed 1 --out data/webshop-offline.jsonl\n  dreamgym collect --env webshop --policy llm --llm-url http://127.0.0.1:8000/v1 --llm-model Qwen/Qwen2.5-7B-Instruct --episodes 100 --out data/webshop-llm.jsonl',
     )
     .action(async (o) => {
       const entry = envEntry(o.env);
@@ -43,7 +45,8 @@ export function collectCommand(program: Command): void {
         catalogSeed: o.catalogSeed,
       };
       const env = entry.make(envOptions);
-      const policy = makePolicy(o.policy, { env: o.env, epsilon: o.epsilon });
+      const llmPolicy = llmPolicyFromFlags(o, { defaultTemperature: 1 });
+      const policy = makePolicy(o.policy, { env: o.env, epsilon: o.epsilon, llmPolicy });
       const tasks = entry.tasks(envOptions).tasks(o.split, o.episodes);
       const writer = await TrajectoryWriter.open(o.out);
       const bar = progressBar(o.episodes, `collect ${o.env}/${policy.id}`);

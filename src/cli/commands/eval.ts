@@ -4,26 +4,33 @@ import { collect } from '../../data/collect.ts';
 import { percent, summarize } from '../../data/summary.ts';
 import { envEntry } from '../../envs/registry.ts';
 import { loadPolicy } from '../../policy/load.ts';
+import { addLlmPolicyOptions, llmPolicyFromFlags } from '../llm-policy-options.ts';
 import { intOption, splitOption } from '../options.ts';
 import { progressBar } from '../progress.ts';
 
 export function evalCommand(program: Command): void {
-  program
+  const command = program
     .command('eval')
     .description('evaluate a policy (a name or a saved run) on held-out tasks')
     .requiredOption('--env <name>', 'env, e.g. webshop')
     .requiredOption(
       '--policy <name|dir>',
-      'random, expert, or a run folder saved by dreamgym train',
+      'random, expert, llm (with --llm-url and --llm-model), or a run folder saved by dreamgym train',
     )
     .option('--split <split>', 'task split: train or test', splitOption, 'test')
     .option('--episodes <n>', 'episodes (one per task)', intOption(1), 200)
     .option('--seed <n>', 'seed', intOption(0), 0)
-    .option('--json', 'print the result as JSON')
+    .option('--json', 'print the result as JSON');
+  addLlmPolicyOptions(command, 0)
+    .addHelpText(
+      'after',
+      '\nExample:\n  dreamgym eval --env webshop --policy llm --llm-url http://127.0.0.1:8000/v1 --llm-model Qwen/Qwen2.5-7B-Instruct --episodes 50',
+    )
     .action(async (o) => {
       await initTf();
       const entry = envEntry(o.env);
-      const policy = await loadPolicy(o.policy, { env: o.env });
+      const llmPolicy = llmPolicyFromFlags(o, { defaultTemperature: 0 });
+      const policy = await loadPolicy(o.policy, { env: o.env, llmPolicy });
       const tasks = entry.tasks({ split: o.split }).tasks(o.split, o.episodes);
       const env = entry.make({ split: o.split });
       const bar = progressBar(o.episodes, `eval ${policy.id}`);
@@ -39,9 +46,17 @@ export function evalCommand(program: Command): void {
       bar.stop();
       await env.close();
       const s = summarize(trajectories);
+      // Episodes an LLM policy lost by answering with no admissible action, even after a retry.
+      const policyErrors = trajectories.filter(
+        (t) => t.steps.at(-1)?.info?.truncatedBy === 'policy-error',
+      ).length;
       if (o.json) {
         console.log(
-          JSON.stringify({ env: o.env, policy: policy.id, split: o.split, ...s }, null, 2),
+          JSON.stringify(
+            { env: o.env, policy: policy.id, split: o.split, ...s, policyErrors },
+            null,
+            2,
+          ),
         );
         return;
       }
@@ -49,5 +64,7 @@ export function evalCommand(program: Command): void {
       console.log(
         `success rate  ${percent(s.successRate)}\nmean reward   ${s.meanReward.toFixed(3)}\nmean steps    ${s.meanSteps.toFixed(2)}`,
       );
+      if (policyErrors > 0)
+        console.log(`policy errors ${policyErrors} episodes ended by an unusable answer`);
     });
 }

@@ -224,7 +224,9 @@ export class ChoicePolicy implements TrainablePolicy {
   private featurizeStates(groups: ReadonlyArray<{ decision: Decision }>): Tensor2D {
     const s = stateFeatureSize(this.options.features);
     const states = new Float32Array(groups.length * s);
-    groups.forEach((g, i) => states.set(stateFeatures(g.decision, this.options.features), i * s));
+    groups.forEach((g, i) => {
+      states.set(stateFeatures(g.decision, this.options.features), i * s);
+    });
     return tf.tensor2d(states, [groups.length, s]);
   }
 }

@@ -1,5 +1,5 @@
-import { isActionTemplate, type Observation } from '../../core/types.ts';
 import { actionContext, budgetOf, contentWords, priceIn, words } from '../../core/text.ts';
+import { isActionTemplate, type Observation } from '../../core/types.ts';
 
 /** Sizes of the feature vectors. Derived once; the network's input layer uses them. */
 export interface FeatureSizes {
