@@ -1,6 +1,6 @@
 import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
-import { loadRunConfig } from '../../pipeline/config.ts';
+import { loadRunConfig, parseRunConfig } from '../../pipeline/config.ts';
 import { runPipeline } from '../../pipeline/run.ts';
 
 export function runCommand(program: Command): void {
@@ -9,8 +9,18 @@ export function runCommand(program: Command): void {
     .description('run the whole DreamGym loop from a config file (JSON or YAML)')
     .argument('<config>', 'run config; see examples/ and src/pipeline/config.ts for every field')
     .option('--out <dir>', 'run folder (default runs/<config name>-<time>)')
+    .option(
+      '--curriculum <mode>',
+      'override curriculum.mode: off, variance or random (for ablations)',
+    )
     .action(async (file: string, o) => {
-      const config = await loadRunConfig(file);
+      const loaded = await loadRunConfig(file);
+      const config = o.curriculum
+        ? parseRunConfig(
+            { ...loaded, curriculum: { ...loaded.curriculum, mode: o.curriculum } },
+            '--curriculum',
+          )
+        : loaded;
       const outDir =
         o.out ??
         join(
