@@ -162,6 +162,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       method: string,
       synthetic: SyntheticOptions = {},
       useCurriculum = true,
+      experienceModel = model,
     ) =>
     async () => {
       const policy = new ChoicePolicy({ seed: options.seed });
@@ -169,7 +170,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       const history = await train(
         {
           policy,
-          makeEnv: syntheticFactory(setup, buffer, model, synthetic),
+          makeEnv: syntheticFactory(setup, buffer, experienceModel, synthetic),
           trainTasks: setup.trainTasks,
           makeEvalEnv: setup.makeReal,
           evalTasks: setup.testTasks,
@@ -190,7 +191,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   if (options.ablations) {
     await row('DreamGym GRPO (full)', dreamRl('grpo', 'DreamGym GRPO (full)'));
     if (options.curriculum) await row('− curriculum', dreamRl('grpo', '− curriculum', {}, false));
-    await row('− retrieval', dreamRl('grpo', '− retrieval', { k: 0 }));
+    // Without retrieval the model is grounded in no real transition: no demonstrations, and
+    // (for the LLM-free model, whose knowledge is the buffer's transitions) nothing learnt.
+    const ungrounded = await (options.experienceModel ?? ((s, b) => llmFreeModel(s.name, b)))(
+      setup,
+      ReplayBuffer.open(),
+    );
+    await row('− retrieval', dreamRl('grpo', '− retrieval', { k: 0 }, true, ungrounded));
     await row('− history', dreamRl('grpo', '− history', { history: false }));
   } else {
     await row('untrained policy', async () => ({

@@ -80,6 +80,7 @@ export async function runPipeline(
         }),
   );
   const buffer = ReplayBuffer.open({ path: join(runDir, 'buffer.db') });
+  let pool: TaskPool | undefined;
   try {
     await stage('replay buffer', () => buffer.add(offline));
     // In LLM mode one client serves the experience model and the curriculum's task generator.
@@ -98,22 +99,23 @@ export async function runPipeline(
       maxEpisodeSteps: setup.maxEpisodeSteps,
       seed: config.seed,
     };
+    // Mode `off` still goes through the curriculum (uniform over the seed tasks, nothing
+    // generated) so its statistics are recorded the same way for the ablation.
+    pool = TaskPool.open({ path: join(runDir, 'tasks.db') });
     const schedule =
-      config.curriculum.mode === 'off'
-        ? undefined
-        : (hooks.curriculum?.(setup, config) ??
-          new Curriculum(
-            {
-              pool: TaskPool.open({ path: join(runDir, 'tasks.db') }),
-              seedTasks: setup.trainTasks,
-              generator: llm ? new LlmTaskGenerator({ llm }) : offlineMutators,
-            },
-            {
-              mode: config.curriculum.mode,
-              generatedShare: config.curriculum.generatedShare,
-              seed: config.seed,
-            },
-          ));
+      hooks.curriculum?.(setup, config) ??
+      new Curriculum(
+        {
+          pool,
+          seedTasks: setup.trainTasks,
+          generator: llm ? new LlmTaskGenerator({ llm }) : offlineMutators,
+        },
+        {
+          mode: config.curriculum.mode,
+          generatedShare: config.curriculum.generatedShare,
+          seed: config.seed,
+        },
+      );
     const synthetic = await stage('synthetic training', () =>
       train(
         {
@@ -183,6 +185,7 @@ export async function runPipeline(
     await writeFile(join(runDir, 'report.md'), runReport(config, summary));
     return summary;
   } finally {
+    pool?.close();
     await buffer.close();
   }
 }
