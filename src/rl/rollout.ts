@@ -57,7 +57,15 @@ export async function rollout(options: RolloutOptions): Promise<RolloutEpisode[]
     try {
       for (let j = next++; j < jobs.length; j = next++) {
         const { task, i, g } = jobs[j] as (typeof jobs)[number];
-        results[j] = await rolloutEpisode(env, options, task, root.fork('rollout', i, g).uint32());
+        const episode = await rolloutEpisode(
+          env,
+          options,
+          task,
+          root.fork('rollout', i, g).uint32(),
+        );
+        // The id names the episode's place, so the same seed gives the same ids (reproducible exports).
+        episode.trajectory.id = `${task.id}#${g}@${options.seed}`;
+        results[j] = episode;
         options.onEpisode?.(results[j] as RolloutEpisode);
       }
     } finally {

@@ -7,9 +7,9 @@ import { readTrajectories, TrajectoryWriter } from '../../data/trajectory-file.t
 import { envEntry } from '../../envs/registry.ts';
 import { loadPolicy } from '../../policy/load.ts';
 import { POLICY_NAMES } from '../../policy/registry.ts';
-import { playGroups } from '../../rl/export/play-groups.ts';
 import { writeRlEpisodes } from '../../rl/export/rl-episode-file.ts';
 import { toRlEpisodes } from '../../rl/export/to-rl-episodes.ts';
+import { rollout } from '../../rl/rollout.ts';
 import {
   addLlmPolicyOptions,
   type LlmPolicyFlags,
@@ -147,16 +147,18 @@ async function fromRollouts(o: ExportRlFlags): Promise<Trajectory[]> {
   const bar = progressBar(tasks.length * o.groupSize, `export-rl ${o.env}/${policy.id}`);
   const writer = o.saveTrajectories ? await TrajectoryWriter.open(o.saveTrajectories) : undefined;
   try {
-    const trajectories = await playGroups({
-      makeEnv: () => entry.make(envOptions),
-      policy,
-      tasks,
-      groupSize: o.groupSize,
-      concurrency: o.concurrency,
-      seed: o.seed,
-      provenance: 'real-online',
-      onEpisode: () => bar.tick(),
-    });
+    const trajectories = (
+      await rollout({
+        makeEnv: () => entry.make(envOptions),
+        policy,
+        tasks,
+        groupSize: o.groupSize,
+        concurrency: o.concurrency,
+        seed: o.seed,
+        provenance: 'real-online',
+        onEpisode: () => bar.tick(),
+      })
+    ).map((e) => e.trajectory);
     bar.stop();
     for (const t of trajectories) await writer?.write(t);
     await writer?.close();

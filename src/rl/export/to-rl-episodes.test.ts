@@ -10,7 +10,7 @@ import type { LlmRequest } from '../../llm/client.ts';
 import { MockLlm } from '../../llm/mock-llm.ts';
 import { LlmPolicy } from '../../policy/llm/llm-policy.ts';
 import { promptedActions, promptedTask } from '../../policy/llm/testing.ts';
-import { playGroups } from './play-groups.ts';
+import { rollout } from '../rollout.ts';
 import { encodeRlEpisode, type RlEpisode } from './rl-episode.ts';
 import { readRlEpisodes, writeRlEpisodes } from './rl-episode-file.ts';
 import { RlExportError, toRlEpisodes } from './to-rl-episodes.ts';
@@ -31,14 +31,16 @@ async function llmRollouts(seed = 0) {
   const webshop = ENVS.webshop;
   if (!webshop) throw new Error('webshop is not registered');
   const llm = new MockLlm({ answers: shopper });
-  const trajectories = await playGroups({
-    makeEnv: () => webshop.make({ split: 'train' }),
-    policy: new LlmPolicy({ llm }),
-    tasks: webshop.tasks({ split: 'train' }).tasks('train', 3),
-    groupSize: 4,
-    seed,
-    provenance: 'real-online',
-  });
+  const trajectories = (
+    await rollout({
+      makeEnv: () => webshop.make({ split: 'train' }),
+      policy: new LlmPolicy({ llm }),
+      tasks: webshop.tasks({ split: 'train' }).tasks('train', 3),
+      groupSize: 4,
+      seed,
+      provenance: 'real-online',
+    })
+  ).map((e) => e.trajectory);
   return { trajectories, llm };
 }
 
