@@ -1,29 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../cli/testing/run-cli.ts';
 import { transitions } from '../../core/types.ts';
 import { FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { ReplayBuffer } from '../../replay/replay-buffer.ts';
 import { webshopTrajectories } from '../../replay/testing/fixtures.ts';
 import type { SftExample } from './sft-export.ts';
 
-const bin = join(import.meta.dirname, '../../../bin/dreamgym.js');
-
-/** Runs the CLI asynchronously: the fake server lives in this process and must keep serving. */
-async function dreamgym(args: string[]) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], {
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-}
+const dreamgym = (args: string[]) => runCli(args);
 
 describe('dreamgym annotate and export-sft', () => {
   let server: FakeOpenAiServer;

@@ -1,27 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../cli/testing/run-cli.ts';
 import { type FakeChatRequest, FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { promptedActions, promptedTask } from '../../policy/llm/testing.ts';
 import { readRlEpisodes } from './rl-episode-file.ts';
 
-const bin = join(import.meta.dirname, '../../../bin/dreamgym.js');
-
-/** Runs the CLI asynchronously: the fake server lives in this process and must keep serving. */
-async function dreamgym(args: string[]) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], {
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-}
+const dreamgym = (args: string[]) => runCli(args);
 
 /** Searches for the instruction and buys the result whose position the prompt's length picks. */
 function shopper(request: FakeChatRequest): string {

@@ -1,0 +1,24 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const bin = join(import.meta.dirname, '../../../bin/dreamgym.js');
+
+/**
+ * Runs the `dreamgym` CLI in a child process, asynchronously, so that fake servers living in the
+ * test's own process keep serving while it runs. For tests only.
+ */
+export async function runCli(
+  args: string[],
+  timeout = 60_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], {
+      timeout,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
+}
