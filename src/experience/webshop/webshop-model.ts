@@ -161,7 +161,7 @@ export class WebShopExperienceModel implements ExperienceModel {
       return {
         rows: known,
         total,
-        why: `page ${page} as ${seen ? 'real episodes' : ''} showed it for this exact query.`,
+        why: `page ${page} as real episodes showed it for this exact query.`,
       };
     const shownElsewhere = new Set([...(seen?.pages.values() ?? [])].flat().map((r) => r.asin));
     const pool = seen ? ranked.filter((p) => !shownElsewhere.has(p.asin)) : ranked;
