@@ -63,7 +63,6 @@ const MIGRATIONS: Array<(db: Database.Database, dimensions: number) => void> = [
         provenance TEXT NOT NULL,
         UNIQUE (trajectory, t)
       );
-      CREATE INDEX transitions_by_provenance ON transitions(provenance, rowid);
       CREATE VIRTUAL TABLE transition_vectors USING vec0(
         embedding float[${dimensions}] distance_metric=cosine,
         env text,
