@@ -7,6 +7,12 @@ export function envsCommand(program: Command): void {
     .description('list the built-in environments')
     .action(() => {
       for (const [name, entry] of Object.entries(ENVS))
-        console.log(`${name.padEnd(10)} ${entry.description}`);
+        console.log(`${name.padEnd(22)} ${entry.description}`);
+      console.log(
+        `${'agentgym:NAME@URL'.padEnd(22)} a real WebShop or ALFWorld served by AgentGym (NAME: webshop, alfworld)`,
+      );
+      console.log(
+        `${'synthetic:NAME'.padEnd(22)} DreamGym's synthetic env over a replay buffer (dreamgym serve … --db PATH)`,
+      );
     });
 }
