@@ -2,6 +2,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Curriculum } from '../curriculum/curriculum.ts';
+import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
+import { TaskPool } from '../curriculum/task-pool.ts';
 import { writeDemoReport } from '../report/demo-report.ts';
 import { runDemo } from './demo.ts';
 
@@ -56,6 +59,37 @@ describe('DreamGym demo (tiny end to end)', () => {
       'learning-curves.png',
     ]) {
       expect(existsSync(join(outDir, file)), file).toBe(true);
+    }
+  }, 180_000);
+
+  it('runs the ablation table: full, without curriculum, retrieval and history', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'dreamgym-ablations-'));
+    const result = await runDemo({
+      env: 'webshop',
+      seed: 2,
+      offlineEpisodes: 40,
+      epsilon: 0.3,
+      realBudget: 400,
+      syntheticIterations: 2,
+      trainer: { tasksPerIteration: 4, groupSize: 2, evalEvery: 1, epochs: 1 },
+      evalEpisodes: 10,
+      outDir,
+      ablations: true,
+      curriculum: (setup, seed) =>
+        new Curriculum(
+          { pool: TaskPool.open(), seedTasks: setup.trainTasks, generator: offlineMutators },
+          { seed },
+        ),
+    });
+    expect(result.rows.map((r) => r.method)).toEqual([
+      'DreamGym GRPO (full)',
+      '− curriculum',
+      '− retrieval',
+      '− history',
+    ]);
+    for (const r of result.rows) {
+      expect(r.realInteractions).toBe(0);
+      expect(r.syntheticInteractions).toBeGreaterThan(0);
     }
   }, 180_000);
 });
