@@ -171,6 +171,9 @@ describe('honesty', () => {
       'synthetic-env.ts',
       'nearest-neighbor-model.ts',
       'webshop/webshop-model.ts',
+      'household/household-model.ts',
+      'household/knowledge.ts',
+      'household/grammar.ts',
     ])
       visit(join(root, entry));
     const realEnvs = [...seen].filter((f) => /\/src\/envs\/(webshop|household|agentgym)\//.test(f));

@@ -49,54 +49,75 @@ export type Feedback =
   | { kind: 'move'; object: string; to: string }
   | { kind: 'transform'; verb: Transform; object: string; using: string }
   | { kind: 'use'; lamp: string }
-  | { kind: 'examine-receptacle'; at: string; contents: string[] }
+  | { kind: 'examine-receptacle'; at: string; contents: string[]; closed?: boolean }
   | { kind: 'examine-object'; object: string; state?: string; container: boolean }
   | { kind: 'inventory'; holding?: string }
-  | { kind: 'look'; facing: string }
+  | { kind: 'look'; facing: string; nextTo: string[] }
   | { kind: 'nothing' }
   | { kind: 'unknown'; text: string };
 
 export type Transform = 'heat' | 'cool' | 'clean';
 /** The word the env uses when examining a transformed object (`This is a hot egg 1.`). */
-export const STATE_WORD: Record<Transform, string> = { heat: 'hot', cool: 'cool', clean: 'clean' };
+export const STATE_WORD: Record<Transform, string> = { heat: 'hot', cool: 'cold', clean: 'clean' };
 
-const START = /^You are in the middle of a room\. Looking quickly around you, you see (.*?)\.(?:\n\nYour task is to: (.*))?$/s;
+const START =
+  /^You are in the middle of a room\. Looking quickly around you, you see (.*?)\.(?:\n\nYour task is to: (.*))?$/s;
 
 /** Parses one observation text into the sentence kind it is. */
 export function parseFeedback(text: string): Feedback {
   const t = text.trim();
   let m = START.exec(t);
   if (m) {
-    return { kind: 'start', receptacles: parseList(m[1] ?? ''), ...(m[2] && { task: m[2].trim() }) };
+    return {
+      kind: 'start',
+      receptacles: parseList(m[1] ?? ''),
+      ...(m[2] && { task: m[2].trim() }),
+    };
   }
-  if ((m = /^You arrive at (.+?)\. The \1 is closed\.$/.exec(t)))
-    return { kind: 'arrive', at: m[1] as string, closed: true };
-  if ((m = /^You arrive at (.+?)\. The \1 is open\. In it, you see (.*)$/.exec(t)))
+  m = /^You arrive at (.+?)\. The \1 is closed\.$/.exec(t);
+  if (m) return { kind: 'arrive', at: m[1] as string, closed: true };
+  m = /^You arrive at (.+?)\. The \1 is open\. In it, you see (.*)$/.exec(t);
+  if (m)
     return { kind: 'arrive', at: m[1] as string, closed: false, contents: parseList(m[2] ?? '') };
-  if ((m = /^You arrive at (.+?)\. On the \1, you see (.*)$/.exec(t)))
+  m = /^You arrive at (.+?)\. On the \1, you see (.*)$/.exec(t);
+  if (m)
     return { kind: 'arrive', at: m[1] as string, closed: false, contents: parseList(m[2] ?? '') };
-  if ((m = /^You arrive at (.+?)\.$/.exec(t)))
-    return { kind: 'arrive', at: m[1] as string, closed: false, contents: [] };
-  if ((m = /^You open the (.+?)\. The \1 is open\. In it, you see (.*)$/.exec(t)))
-    return { kind: 'open', at: m[1] as string, contents: parseList(m[2] ?? '') };
-  if ((m = /^You close the (.+?)\.$/.exec(t))) return { kind: 'close', at: m[1] as string };
-  if ((m = /^You pick up the (.+?) from the (.+?)\.$/.exec(t)))
-    return { kind: 'take', object: m[1] as string, from: m[2] as string };
-  if ((m = /^You move the (.+?) to the (.+?)\.$/.exec(t)))
-    return { kind: 'move', object: m[1] as string, to: m[2] as string };
-  if ((m = /^You (heat|cool|clean) the (.+?) using the (.+?)\.$/.exec(t)))
+  m = /^You arrive at (.+?)\.$/.exec(t);
+  if (m) return { kind: 'arrive', at: m[1] as string, closed: false, contents: [] };
+  m = /^You open the (.+?)\. The \1 is open\. In it, you see (.*)$/.exec(t);
+  if (m) return { kind: 'open', at: m[1] as string, contents: parseList(m[2] ?? '') };
+  m = /^You close the (.+?)\.$/.exec(t);
+  if (m) return { kind: 'close', at: m[1] as string };
+  m = /^You pick up the (.+?) from the (.+?)\.$/.exec(t);
+  if (m) return { kind: 'take', object: m[1] as string, from: m[2] as string };
+  m = /^You move the (.+?) to the (.+?)\.$/.exec(t);
+  if (m) return { kind: 'move', object: m[1] as string, to: m[2] as string };
+  m = /^You (heat|cool|clean) the (.+?) using the (.+?)\.$/.exec(t);
+  if (m)
     return {
       kind: 'transform',
       verb: m[1] as Transform,
       object: m[2] as string,
       using: m[3] as string,
     };
-  if ((m = /^You turn on the (.+?)\.$/.exec(t))) return { kind: 'use', lamp: m[1] as string };
-  if ((m = /^On the (.+?), you see (.*)$/.exec(t)))
-    return { kind: 'examine-receptacle', at: m[1] as string, contents: parseList(m[2] ?? '') };
-  if ((m = /^There's nothing special about (.+?)\.$/.exec(t)))
-    return { kind: 'examine-object', object: m[1] as string, container: false };
-  if ((m = /^This is a (\w+) (.+?)\.( In it, you see .*)?$/.exec(t))) {
+  m = /^You turn on the (.+?)\.$/.exec(t);
+  if (m) return { kind: 'use', lamp: m[1] as string };
+  m = /^On the (.+?), you see (.*)$/.exec(t);
+  if (m) return { kind: 'examine-receptacle', at: m[1] as string, contents: parseList(m[2] ?? '') };
+  m = /^The (.+?) is closed\.$/.exec(t);
+  if (m) return { kind: 'examine-receptacle', at: m[1] as string, closed: true, contents: [] };
+  m = /^The (.+?) is open\. In it, you see (.*)$/.exec(t);
+  if (m)
+    return {
+      kind: 'examine-receptacle',
+      at: m[1] as string,
+      closed: false,
+      contents: parseList(m[2] ?? ''),
+    };
+  m = /^There's nothing special about (.+?)\.$/.exec(t);
+  if (m) return { kind: 'examine-object', object: m[1] as string, container: false };
+  m = /^This is a (\w+) (.+?)\.( In it, you see .*)?$/.exec(t);
+  if (m) {
     const state = m[1] === 'normal' ? undefined : m[1];
     return {
       kind: 'examine-object',
@@ -106,10 +127,10 @@ export function parseFeedback(text: string): Feedback {
     };
   }
   if (t === 'You are not carrying anything.') return { kind: 'inventory' };
-  if ((m = /^You are carrying: an? (.+?)\.$/.exec(t)))
-    return { kind: 'inventory', holding: m[1] as string };
-  if ((m = /^You are facing the (.+?)\. Next to it, you see .*$/.exec(t)))
-    return { kind: 'look', facing: m[1] as string };
+  m = /^You are carrying: an? (.+?)\.$/.exec(t);
+  if (m) return { kind: 'inventory', holding: m[1] as string };
+  m = /^You are facing the (.+?)\. Next to it, you see (.*)$/.exec(t);
+  if (m) return { kind: 'look', facing: m[1] as string, nextTo: parseList(m[2] ?? '') };
   if (t === 'Nothing happens.') return { kind: 'nothing' };
   return { kind: 'unknown', text: t };
 }
@@ -135,13 +156,17 @@ export const render = {
   use: (lamp: string) => `You turn on the ${lamp}.`,
   examineReceptacle: (at: string, contents: readonly string[]) =>
     `On the ${at}, you see ${renderList(contents)}.`,
+  examineClosed: (at: string) => `The ${at} is closed.`,
+  examineOpen: (at: string, contents: readonly string[]) =>
+    `The ${at} is open. In it, you see ${renderList(contents)}.`,
   examineObject: (object: string, state: string | undefined, container: boolean) =>
     state === undefined && !container
       ? `There's nothing special about ${object}.`
       : `This is a ${state ?? 'normal'} ${object}.${container ? ' In it, you see nothing.' : ''}`,
   inventory: (holding: string | undefined) =>
     holding === undefined ? 'You are not carrying anything.' : `You are carrying: a ${holding}.`,
-  look: (facing: string) => `You are facing the ${facing}. Next to it, you see nothing.`,
+  look: (facing: string, nextTo: readonly string[]) =>
+    `You are facing the ${facing}. Next to it, you see ${renderList(nextTo)}.`,
 };
 
 export type Command =
@@ -156,15 +181,16 @@ export function parseCommand(action: string): Command | undefined {
   const a = action.trim().replace(/\s+/g, ' ');
   let m: RegExpExecArray | null;
   if (a === 'inventory' || a === 'look') return { verb: a };
-  if ((m = /^go to (.+)$/.exec(a))) return { verb: 'go', target: m[1] as string };
-  if ((m = /^(open|close|use|examine) (.+)$/.exec(a)))
-    return { verb: m[1] as 'open', target: m[2] as string };
-  if ((m = /^take (.+?) from (.+)$/.exec(a)))
-    return { verb: 'take', object: m[1] as string, target: m[2] as string };
-  if ((m = /^move (.+?) to (.+)$/.exec(a)))
-    return { verb: 'move', object: m[1] as string, target: m[2] as string };
-  if ((m = /^(heat|cool|clean) (.+?) with (.+)$/.exec(a)))
-    return { verb: m[1] as Transform, object: m[2] as string, target: m[3] as string };
+  m = /^go to (.+)$/.exec(a);
+  if (m) return { verb: 'go', target: m[1] as string };
+  m = /^(open|close|use|examine) (.+)$/.exec(a);
+  if (m) return { verb: m[1] as 'open', target: m[2] as string };
+  m = /^take (.+?) from (.+)$/.exec(a);
+  if (m) return { verb: 'take', object: m[1] as string, target: m[2] as string };
+  m = /^move (.+?) to (.+)$/.exec(a);
+  if (m) return { verb: 'move', object: m[1] as string, target: m[2] as string };
+  m = /^(heat|cool|clean) (.+?) with (.+)$/.exec(a);
+  if (m) return { verb: m[1] as Transform, object: m[2] as string, target: m[3] as string };
   return undefined;
 }
 
@@ -182,6 +208,8 @@ export interface CommandState {
   lamps: readonly string[];
   /** Can this object be picked up? */
   pickable: (object: string) => boolean;
+  /** Can the held object be put at the location? (Some receptacles take no objects.) */
+  canMove?: (object: string, receptacle: string) => boolean;
   /** The transform the location offers a held object (a microwave heats), if any. */
   transform?: Transform;
 }
@@ -203,7 +231,7 @@ export function admissibleCommands(s: CommandState): string[] {
     }
     if (s.holding !== undefined) {
       out.add(`examine ${s.holding}`);
-      if (visible) out.add(`move ${s.holding} to ${at}`);
+      if (visible && (s.canMove?.(s.holding, at) ?? true)) out.add(`move ${s.holding} to ${at}`);
       if (s.transform) out.add(`${s.transform} ${s.holding} with ${at}`);
     }
     for (const lamp of s.lamps) {
@@ -240,29 +268,34 @@ const TRANSFORM_GOAL: Record<string, GoalType> = {
 export function parseGoal(instruction: string): Goal | undefined {
   const s = instruction.trim().toLowerCase().replace(/\.$/, '');
   let m: RegExpExecArray | null;
-  if ((m = /^(?:look at|examine) (?:the |a |some )?(\w+) (?:under|with|in) the (\w+)$/.exec(s)))
-    return { type: 'look_at_obj_in_light', object: m[1] as string, light: m[2] as string };
-  if (
-    (m = /^(?:put two (\w+) (?:in|on) (\w+)|find two (\w+) and put them (?:in|on) (\w+))$/.exec(s))
-  )
+  m = /^(?:look at|examine) (?:the |a |some )?(\w+) (?:under|with|in) the (\w+)$/.exec(s);
+  if (m) return { type: 'look_at_obj_in_light', object: m[1] as string, light: m[2] as string };
+  m = /^(?:put two (\w+) (?:in|on) (\w+)|find two (\w+) and put them (?:in|on) (\w+))$/.exec(s);
+  if (m)
     return {
       type: 'pick_two_obj_and_place',
       object: (m[1] ?? m[3]) as string,
       receptacle: (m[2] ?? m[4]) as string,
     };
-  if ((m = /^put a (clean|hot|cool) (\w+) (?:in|on) (\w+)$/.exec(s)))
+  m = /^put a (clean|hot|cool) (\w+) (?:in|on) (\w+)$/.exec(s);
+  if (m)
     return {
       type: TRANSFORM_GOAL[m[1] as string] as GoalType,
       object: m[2] as string,
       receptacle: m[3] as string,
     };
-  if ((m = /^(clean|heat|cool) (?:some|a|the) (\w+) and put it (?:in|on) (\w+)$/.exec(s)))
+  m = /^(clean|heat|cool) (?:some|a|the) (\w+) and put it (?:in|on) (\w+)$/.exec(s);
+  if (m)
     return {
       type: TRANSFORM_GOAL[m[1] as string] as GoalType,
       object: m[2] as string,
       receptacle: m[3] as string,
     };
-  if ((m = /^(?:put (?:some|a|an|the) (\w+) (?:in|on) (\w+)|find (?:some|a|an) (\w+) and put it (?:in|on) (\w+))$/.exec(s)))
+  m =
+    /^(?:put (?:some|a|an|the) (\w+) (?:in|on) (\w+)|find (?:some|a|an) (\w+) and put it (?:in|on) (\w+))$/.exec(
+      s,
+    );
+  if (m)
     return {
       type: 'pick_and_place',
       object: (m[1] ?? m[3]) as string,
