@@ -1,8 +1,8 @@
 import { ConfigError } from '../core/errors.ts';
 import { agentgymEntry, isAgentGymRef } from './agentgym/index.ts';
 import type { Env, TaskSource } from './env.ts';
-import { HouseholdEnv, makeHousehold } from './household/household-env.ts';
-import { makeWebShop, WebShopEnv } from './webshop/webshop-env.ts';
+import { HOUSEHOLD_MAX_STEPS, HouseholdEnv, makeHousehold } from './household/household-env.ts';
+import { makeWebShop, WEBSHOP_MAX_STEPS, WebShopEnv } from './webshop/webshop-env.ts';
 
 /** Options every built-in env understands; each env reads the ones that apply to it. */
 export interface EnvOptions {
@@ -14,6 +14,8 @@ export interface EnvOptions {
 
 export interface EnvEntry {
   description: string;
+  /** The step limit `make` applies unless `options.maxSteps` says otherwise. */
+  maxSteps: number;
   /** A fresh env with its default step limit. */
   make(options: EnvOptions): Env;
   /** The env's seeded task splits. */
@@ -36,6 +38,7 @@ const webshopOptions = (o: EnvOptions) => ({
 export const ENVS: Record<string, EnvEntry> = {
   webshop: {
     description: 'text web shop after WebShop: search[query], click[label]; generated catalog',
+    maxSteps: WEBSHOP_MAX_STEPS,
     make: (o) =>
       makeWebShop({
         ...webshopOptions(o),
@@ -45,6 +48,7 @@ export const ENVS: Record<string, EnvEntry> = {
   },
   household: {
     description: 'text household after ALFWorld: go to, open, take, move, heat/cool/clean, use',
+    maxSteps: HOUSEHOLD_MAX_STEPS,
     make: (o) =>
       makeHousehold({
         ...(o.split !== undefined && { split: o.split }),

@@ -5,8 +5,6 @@ import { ReplayBuffer } from '../replay/replay-buffer.ts';
 import { llmFreeModel } from './llm-free.ts';
 import { SyntheticEnv } from './synthetic-env.ts';
 
-const STEP_LIMITS: Record<string, number> = { webshop: 15, household: 50 };
-
 /** True for `synthetic:FAMILY` env names. */
 export function isSyntheticRef(name: string): boolean {
   return name.startsWith('synthetic:');
@@ -34,6 +32,7 @@ export function syntheticEntry(name: string, options: EnvOptions & { db?: string
   const model = llmFreeModel(family, buffer);
   const tasks = real.tasks(options);
   return {
+    maxSteps: real.maxSteps,
     description: `synthetic ${family}: the LLM-free experience model over ${options.db}`,
     make: (o) =>
       new TimeLimit(
@@ -45,7 +44,7 @@ export function syntheticEntry(name: string, options: EnvOptions & { db?: string
           writeBack: true,
           policyId: 'remote',
         }),
-        o.maxSteps ?? STEP_LIMITS[family] ?? 50,
+        o.maxSteps ?? real.maxSteps,
       ),
     tasks: () => tasks,
   };

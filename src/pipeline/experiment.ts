@@ -20,8 +20,6 @@ export interface EnvSetup {
   maxEpisodeSteps: number;
 }
 
-const STEP_LIMITS: Record<string, number> = { webshop: 15, household: 50 };
-
 export function envSetup(name: string, { trainTasks = 1000, testTasks = 200 } = {}): EnvSetup {
   const entry = envEntry(name);
   return {
@@ -29,7 +27,7 @@ export function envSetup(name: string, { trainTasks = 1000, testTasks = 200 } = 
     makeReal: () => entry.make({}),
     trainTasks: entry.tasks({ split: 'train' }).tasks('train', trainTasks),
     testTasks: entry.tasks({ split: 'test' }).tasks('test', testTasks),
-    maxEpisodeSteps: STEP_LIMITS[name] ?? 50,
+    maxEpisodeSteps: entry.maxSteps,
   };
 }
 

@@ -79,6 +79,7 @@ export function agentgymEntry(ref: string): EnvEntry {
   return {
     description: `${client.description}, at ${url}`,
     remote: true,
+    maxSteps: client.maxSteps,
     make: (o: EnvOptions) =>
       new TimeLimit(
         client.make({ url, ...(o.split !== undefined && { split: o.split }) }),

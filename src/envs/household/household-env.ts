@@ -143,7 +143,10 @@ export interface MakeHouseholdOptions extends HouseholdOptions {
   maxSteps?: number;
 }
 
+/** ALFWorld's step limit. */
+export const HOUSEHOLD_MAX_STEPS = 50;
+
 /** The household env as users get it: {@link HouseholdEnv} inside a 50-step {@link TimeLimit}. */
 export function makeHousehold(options: MakeHouseholdOptions = {}): TimeLimit {
-  return new TimeLimit(new HouseholdEnv(options), options.maxSteps ?? 50);
+  return new TimeLimit(new HouseholdEnv(options), options.maxSteps ?? HOUSEHOLD_MAX_STEPS);
 }

@@ -265,7 +265,10 @@ export interface MakeWebShopOptions extends WebShopOptions {
   maxSteps?: number;
 }
 
+/** WebShop's step limit. */
+export const WEBSHOP_MAX_STEPS = 15;
+
 /** The webshop env as users get it: {@link WebShopEnv} inside a 15-step {@link TimeLimit}. */
 export function makeWebShop(options: MakeWebShopOptions = {}): TimeLimit {
-  return new TimeLimit(new WebShopEnv(options), options.maxSteps ?? 15);
+  return new TimeLimit(new WebShopEnv(options), options.maxSteps ?? WEBSHOP_MAX_STEPS);
 }
