@@ -184,6 +184,60 @@ describe('ReplayBuffer', () => {
     await reopened.close();
   });
 
+  it('writes a bulk add in chunks, all or nothing, and holds readers off meanwhile', async () => {
+    // An encoder that holds batches back until the test lets them go (queries pass at once).
+    const inner = new TransitionEncoder();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started = () => {};
+    const batchStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const gated = {
+      id: inner.id,
+      dimensions: inner.dimensions,
+      encode: async (keys: Parameters<TransitionEncoder['encode']>[0]) => {
+        if (keys.length > 1) {
+          started();
+          await released;
+        }
+        return inner.encode(keys);
+      },
+    };
+    const chunked = ReplayBuffer.open({ chunkSize: 20, encoder: gated });
+    const whole = ReplayBuffer.open({ chunkSize: 1_000_000 });
+    const adding = chunked.add([...real, ...synthetic]);
+    await batchStarted;
+    expect(() => chunked.stats()).toThrow(/while add\(\) is writing a bulk batch.*await the add/);
+    const key = transitions(synthetic[7] as Trajectory)[1] as NonNullable<
+      ReturnType<typeof transitions>[number]
+    >;
+    // A retrieval started mid-add waits for the commit and sees the whole batch.
+    const during = chunked.retrieve(key, 3, { provenance: 'synthetic' });
+    release();
+    await adding;
+    expect((await during)[0]?.trajectoryId).toBe(synthetic[7]?.id);
+    await whole.add([...real, ...synthetic]);
+    expect([...chunked.trajectories()]).toEqual([...whole.trajectories()]);
+    // Inserts skip foreign-key checks for speed; every reference must still hold.
+    for (const buffer of [chunked, whole]) expect(buffer.foreignKeyViolations()).toEqual([]);
+    expect(await chunked.retrieve(key, 8)).toEqual(await whole.retrieve(key, 8));
+
+    // A failure in a later chunk rolls back the chunks already written.
+    const broken = relabel(real, 'real-online', 'broken');
+    (broken[50] as { policyId: unknown }).policyId = null;
+    await expect(chunked.add(broken)).rejects.toThrow(/NOT NULL/);
+    expect(chunked.stats().trajectories).toBe(90);
+    expect(await chunked.add(relabel(real, 'real-online', 'fine'))).toEqual({
+      added: 60,
+      skipped: 0,
+    });
+    await chunked.close();
+    await whole.close();
+  });
+
   it('refuses a database from a newer schema or another encoder, naming the fix', async () => {
     const path = join(tempDir(), 'buffer.db');
     await ReplayBuffer.open({ path }).close();

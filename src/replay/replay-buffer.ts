@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,17 +17,22 @@ import {
 } from '../core/types.ts';
 import { AnnIndex, type AnnOptions } from './ann-index.ts';
 import { BufferSchemaError, migrate } from './schema.ts';
-import {
-  TransitionEncoder as DefaultEncoder,
-  type TransitionEncoder,
-  type TransitionKey,
-} from './transition-encoder.ts';
+import { ThreadedTransitionEncoder } from './threaded-encoder.ts';
+import type { KeyEncoder, TransitionKey } from './transition-encoder.ts';
 
 export interface ReplayBufferOptions {
   /** Database file; `:memory:` (the default) for a throw-away buffer. */
   path?: string;
-  /** How transitions are embedded for retrieval. Default: hashing embedder, 3 × 128 dimensions. */
-  encoder?: TransitionEncoder;
+  /**
+   * How transitions are embedded for retrieval. Default: hashing embedder, 3 × 128 dimensions,
+   * big batches on a worker thread ({@link ThreadedTransitionEncoder}).
+   */
+  encoder?: KeyEncoder;
+  /**
+   * A bulk `add` is written in chunks of about this many transitions, the next chunk embedded
+   * while the current one is written (still one transaction). Default 1,024.
+   */
+  chunkSize?: number;
   /** Transitions above which retrieval uses the ANN index instead of exact search. Default 50,000. */
   annThreshold?: number;
   /** Answers of `retrieve` remembered until the next `add` (0 turns the memo off). Default 10,000. */
@@ -96,7 +101,7 @@ const REAL: readonly Provenance[] = ['real-offline', 'real-online'];
  */
 export class ReplayBuffer {
   readonly path: string;
-  readonly encoder: TransitionEncoder;
+  readonly encoder: KeyEncoder;
   private readonly db: Database.Database;
   private readonly annThreshold: number;
   private readonly annOptions: AnnOptions;
@@ -110,12 +115,20 @@ export class ReplayBuffer {
     string,
     { real: number[]; synthetic: number[]; upTo: number }
   >();
+  private readonly chunkSize: number;
+  private readonly ownsEncoder: boolean;
   private closed = false;
+  /** Settles when every `add` called so far has finished; adds run one at a time. */
+  private writes: Promise<unknown> = Promise.resolve();
+  /** Set while a bulk add holds a transaction open across awaits (see {@link add}). */
+  private bulkAdd: Promise<unknown> | undefined;
   private readonly retrievals = new Map<string, RetrievedTransition[]>();
 
   private constructor(options: ReplayBufferOptions) {
     this.path = options.path ?? ':memory:';
-    this.encoder = options.encoder ?? new DefaultEncoder();
+    this.encoder = options.encoder ?? new ThreadedTransitionEncoder();
+    this.ownsEncoder = options.encoder === undefined;
+    this.chunkSize = options.chunkSize ?? 1024;
     this.annThreshold = options.annThreshold ?? 50_000;
     this.annOptions = options.ann ?? {};
     this.overfetch = options.ann?.overfetch ?? 8;
@@ -126,6 +139,7 @@ export class ReplayBuffer {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('foreign_keys = ON');
+      this.db.pragma('cache_size = -65536');
       sqliteVec.load(this.db);
       migrate(this.db, this.encoder.dimensions, this.path);
       this.checkEncoder();
@@ -144,9 +158,21 @@ export class ReplayBuffer {
 
   /**
    * Adds trajectories in one transaction: all of them or, on any error, none. Trajectories whose
-   * id is already stored are skipped.
+   * id is already stored are skipped. Adds run one after another. A bulk add (more than
+   * `chunkSize` transitions) embeds its next chunk while it writes the current one, keeping the
+   * transaction open in between; `retrieve` waits for it, and the synchronous readers (`sample`,
+   * `stats`, `trajectories`, …) refuse to run during it rather than show a half-written batch.
    */
-  async add(trajectories: readonly Trajectory[]): Promise<{ added: number; skipped: number }> {
+  add(trajectories: readonly Trajectory[]): Promise<{ added: number; skipped: number }> {
+    this.assertOpen();
+    const run = this.writes.then(() => this.addNow(trajectories));
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+
+  private async addNow(
+    trajectories: readonly Trajectory[],
+  ): Promise<{ added: number; skipped: number }> {
     this.assertOpen();
     const known = this.db.prepare('SELECT 1 FROM trajectories WHERE id = ?').pluck();
     const seen = new Set<string>();
@@ -155,26 +181,58 @@ export class ReplayBuffer {
       seen.add(t.id);
       return true;
     });
-    const keys: TransitionKey[] = [];
-    for (const t of fresh) {
-      t.steps.forEach((step, i) => {
-        keys.push({
-          state: i === 0 ? t.initial : (t.steps[i - 1] as Step).observation,
-          action: step.action,
-          task: t.task,
-        });
-      });
-    }
-    const vectors = await this.encoder.encode(keys);
-    const rowids = this.insert(fresh, vectors);
+    const chunks = chunked(fresh, this.chunkSize);
+    const added = chunks.length > 1 ? await this.bulkInsert(chunks) : await this.insertOne(fresh);
     this.retrievals.clear();
     if (this.ann) {
-      this.ann.add(rowids, vectors);
-      this.annUpTo = rowids.at(-1) ?? this.annUpTo;
+      this.ann.add(added.rowids, added.vectors);
+      this.annUpTo = added.rowids.at(-1) ?? this.annUpTo;
     } else if (this.count() > this.annThreshold) {
       this.syncAnn();
     }
     return { added: fresh.length, skipped: trajectories.length - fresh.length };
+  }
+
+  private async insertOne(trajectories: readonly Trajectory[]) {
+    const vectors = await this.encoder.encode(transitionKeys(trajectories));
+    const rowids = this.withoutForeignKeyChecks(() =>
+      this.db.transaction(() => this.insert(trajectories, vectors))(),
+    );
+    return { rowids, vectors };
+  }
+
+  /** Writes chunk i while chunk i + 1 is being embedded, all in one transaction. */
+  private async bulkInsert(chunks: readonly Trajectory[][]) {
+    const rowids: number[] = [];
+    const vectors: Float32Array[] = [];
+    let done = () => {};
+    this.bulkAdd = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    this.db.pragma('foreign_keys = OFF');
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      let next = this.encoder.encode(transitionKeys(chunks[0] as Trajectory[]));
+      for (let i = 0; i < chunks.length; i++) {
+        const chunk = chunks[i] as Trajectory[];
+        const chunkVectors = await next;
+        if (i + 1 < chunks.length) {
+          next = this.encoder.encode(transitionKeys(chunks[i + 1] as Trajectory[]));
+          next.catch(() => undefined); // awaited next round; this only keeps an early exit quiet
+        }
+        rowids.push(...this.insert(chunk, chunkVectors));
+        vectors.push(...chunkVectors);
+      }
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      this.db.pragma('foreign_keys = ON');
+      this.bulkAdd = undefined;
+      done();
+    }
+    return { rowids, vectors };
   }
 
   /** The `k` stored transitions most similar to `key`, most similar first. */
@@ -204,6 +262,8 @@ export class ReplayBuffer {
   ): Promise<RetrievedTransition[]> {
     const [vector] = await this.encoder.encode([key]);
     const query = vector as Float32Array;
+    while (this.bulkAdd) await this.bulkAdd;
+    this.assertOpen();
     if (this.ann) {
       // Without a filter the k nearest are the answer; with one, over-fetch and keep those passing.
       const wanted = hasFilter(filter) ? k * this.overfetch : k;
@@ -229,7 +289,7 @@ export class ReplayBuffer {
 
   /** `n` transitions drawn with replacement, with a real/synthetic mix and recency weighting. */
   sample(n: number, options: SampleOptions = {}): StoredTransition[] {
-    this.assertOpen();
+    this.assertIdle('sample');
     const rng = options.rng ?? new Rng(0);
     const pools = this.samplingPools(options.env);
     const total = pools.real.length + pools.synthetic.length;
@@ -248,7 +308,7 @@ export class ReplayBuffer {
   }
 
   stats(): BufferStats {
-    this.assertOpen();
+    this.assertIdle('stats');
     const rows = this.db
       .prepare(
         `SELECT env, provenance, COUNT(*) AS trajectories, SUM(steps) AS transitions, AVG(success) AS successRate
@@ -293,7 +353,7 @@ export class ReplayBuffer {
 
   /** Every stored trajectory, oldest first, rebuilt exactly as it was added. */
   *trajectories(filter: { env?: string; provenance?: Provenance } = {}): Generator<Trajectory> {
-    this.assertOpen();
+    this.assertIdle('trajectories');
     const rows = this.db
       .prepare(
         `SELECT rowid, id, env, task_id, provenance, policy_id, seed, started_at, ended_at, initial_observation
@@ -346,7 +406,7 @@ export class ReplayBuffer {
   trajectoryIds(
     filter: { env?: string; provenance?: Provenance | readonly Provenance[] } = {},
   ): string[] {
-    this.assertOpen();
+    this.assertIdle('trajectoryIds');
     return this.db
       .prepare(
         `SELECT id FROM trajectories WHERE (@env IS NULL OR env = @env)
@@ -363,7 +423,7 @@ export class ReplayBuffer {
 
   /** A stored trajectory's transitions with their ids, in step order; none for an unknown id. */
   trajectoryTransitions(trajectoryId: string): StoredTransition[] {
-    this.assertOpen();
+    this.assertIdle('trajectoryTransitions');
     const ids = this.db
       .prepare(
         'SELECT tr.rowid FROM transitions tr JOIN trajectories j ON j.rowid = tr.trajectory WHERE j.id = ?',
@@ -379,7 +439,7 @@ export class ReplayBuffer {
    * the policy's reasoning on real steps; `info` keeps it through JSONL export and import.
    */
   setTeacherReasoning(transitionId: number, reasoning: string): void {
-    this.assertOpen();
+    this.assertIdle('setTeacherReasoning');
     const { changes } = this.db
       .prepare(
         `UPDATE transitions SET info = json_set(coalesce(info, '{}'), '$.teacherReasoning', ?) WHERE rowid = ?`,
@@ -392,8 +452,9 @@ export class ReplayBuffer {
       );
   }
 
-  /** Saves the ANN index (if any) and closes the database. Idempotent. */
+  /** Waits for pending adds, saves the ANN index (if any) and closes the database. Idempotent. */
   async close(): Promise<void> {
+    await this.writes;
     if (this.closed) return;
     if (this.ann && this.path !== ':memory:') {
       await this.ann.save(annPath(this.path));
@@ -401,6 +462,13 @@ export class ReplayBuffer {
     }
     this.closed = true;
     this.db.close();
+    if (this.ownsEncoder) await this.encoder.close?.();
+  }
+
+  /** Rows whose references dangle (`PRAGMA foreign_key_check`); none in a sound buffer. */
+  foreignKeyViolations(): unknown[] {
+    this.assertIdle('foreignKeyViolations');
+    return this.db.pragma('foreign_key_check') as unknown[];
   }
 
   /** Runs `PRAGMA integrity_check`; 'ok' when the database is sound. */
@@ -408,15 +476,29 @@ export class ReplayBuffer {
     return this.db.pragma('integrity_check', { simple: true }) as string;
   }
 
+  /**
+   * Runs an insert with foreign-key checks off: `insert` takes every id it references from rows
+   * it has just written or looked up, and the checks cost an eighth of the insert time. (SQLite
+   * ignores the pragma inside a transaction, hence around it.) A test runs `foreign_key_check`.
+   */
+  private withoutForeignKeyChecks<T>(fn: () => T): T {
+    this.db.pragma('foreign_keys = OFF');
+    try {
+      return fn();
+    } finally {
+      this.db.pragma('foreign_keys = ON');
+    }
+  }
+
+  /** Writes trajectories and their transitions' vectors; the caller holds the transaction. */
   private insert(trajectories: readonly Trajectory[], vectors: readonly Float32Array[]): number[] {
     const insertTask = this.db.prepare(
       'INSERT OR IGNORE INTO tasks (id, env, json) VALUES (?, ?, ?)',
     );
-    const insertObservation = this.db
-      .prepare(
-        'INSERT INTO observations (hash, json) VALUES (?, ?) ON CONFLICT(hash) DO UPDATE SET hash = excluded.hash RETURNING id',
-      )
-      .pluck();
+    const insertObservation = this.db.prepare(
+      'INSERT OR IGNORE INTO observations (hash, json) VALUES (?, ?)',
+    );
+    const observationByHash = this.db.prepare('SELECT id FROM observations WHERE hash = ?').pluck();
     const insertTrajectory = this.db.prepare(
       `INSERT INTO trajectories (id, env, task_id, provenance, policy_id, seed, started_at, ended_at, added_at,
          initial_observation, steps, final_reward, success)
@@ -430,66 +512,63 @@ export class ReplayBuffer {
     const insertVector = this.db.prepare(
       'INSERT INTO transition_vectors (rowid, embedding, env, provenance, success, trajectory) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    const observationId = (o: Observation) => {
+    const observationId = (o: Observation): number => {
       const json = JSON.stringify(o);
-      return insertObservation.get(
-        createHash('sha1').update(json).digest().readBigInt64LE(0),
-        json,
-      ) as number;
+      const hash = sha1(json).readBigInt64LE(0);
+      const { changes, lastInsertRowid } = insertObservation.run(hash, json);
+      return changes === 1 ? Number(lastInsertRowid) : (observationByHash.get(hash) as number);
     };
     const addedAt = new Date().toISOString();
     const rowids: number[] = [];
-    this.db.transaction(() => {
-      let v = 0;
-      for (const t of trajectories) {
-        insertTask.run(t.task.id, t.task.env, JSON.stringify(t.task));
-        const initial = observationId(t.initial);
-        const success = isSuccess(t) ? 1 : 0;
-        const trajectory = insertTrajectory.run({
-          id: t.id,
-          env: t.env,
-          taskId: t.task.id,
-          provenance: t.provenance,
-          policyId: t.policyId,
-          seed: t.seed ?? null,
-          startedAt: t.startedAt,
-          endedAt: t.endedAt,
-          addedAt,
-          initial,
-          steps: t.steps.length,
-          finalReward: finalReward(t),
-          success,
-        }).lastInsertRowid;
-        let state = initial;
-        t.steps.forEach((step, i) => {
-          const next = observationId(step.observation);
-          const rowid = insertTransition.run(
-            trajectory,
-            i,
-            state,
-            step.action,
-            next,
-            step.reward,
-            step.terminated ? 1 : 0,
-            step.truncated ? 1 : 0,
-            step.reasoning ?? null,
-            step.info === undefined ? null : JSON.stringify(step.info),
-            t.provenance,
-          ).lastInsertRowid;
-          const vector = vectors[v++] as Float32Array;
-          insertVector.run(
-            BigInt(rowid),
-            vectorBlob(vector),
-            t.env,
-            t.provenance,
-            BigInt(success),
-            BigInt(trajectory),
-          );
-          rowids.push(Number(rowid));
-          state = next;
-        });
-      }
-    })();
+    let v = 0;
+    for (const t of trajectories) {
+      insertTask.run(t.task.id, t.task.env, JSON.stringify(t.task));
+      const initial = observationId(t.initial);
+      const success = isSuccess(t) ? 1 : 0;
+      const trajectory = insertTrajectory.run({
+        id: t.id,
+        env: t.env,
+        taskId: t.task.id,
+        provenance: t.provenance,
+        policyId: t.policyId,
+        seed: t.seed ?? null,
+        startedAt: t.startedAt,
+        endedAt: t.endedAt,
+        addedAt,
+        initial,
+        steps: t.steps.length,
+        finalReward: finalReward(t),
+        success,
+      }).lastInsertRowid;
+      let state = initial;
+      t.steps.forEach((step, i) => {
+        const next = observationId(step.observation);
+        const rowid = insertTransition.run(
+          trajectory,
+          i,
+          state,
+          step.action,
+          next,
+          step.reward,
+          step.terminated ? 1 : 0,
+          step.truncated ? 1 : 0,
+          step.reasoning ?? null,
+          step.info === undefined ? null : JSON.stringify(step.info),
+          t.provenance,
+        ).lastInsertRowid;
+        const vector = vectors[v++] as Float32Array;
+        insertVector.run(
+          BigInt(rowid),
+          vectorBlob(vector),
+          t.env,
+          t.provenance,
+          BigInt(success),
+          BigInt(trajectory),
+        );
+        rowids.push(Number(rowid));
+        state = next;
+      });
+    }
     return rowids;
   }
 
@@ -709,6 +788,15 @@ export class ReplayBuffer {
       .run(key, value);
   }
 
+  /** Synchronous readers see the connection's open transaction, so they wait for no bulk add. */
+  private assertIdle(method: string): void {
+    this.assertOpen();
+    if (this.bulkAdd)
+      throw new Error(
+        `ReplayBuffer.${method}() was called while add() is writing a bulk batch to ${this.path}; await the add() first.`,
+      );
+  }
+
   private assertOpen(): void {
     if (this.closed) throw new Error(`replay buffer ${this.path} is closed; open it again.`);
   }
@@ -753,6 +841,42 @@ interface FetchRow {
   provenance: Provenance;
   policyId: string;
 }
+
+/** The retrieval keys of trajectories' transitions, in order. */
+function transitionKeys(trajectories: readonly Trajectory[]): TransitionKey[] {
+  const keys: TransitionKey[] = [];
+  for (const t of trajectories) {
+    t.steps.forEach((step, i) => {
+      keys.push({
+        state: i === 0 ? t.initial : (t.steps[i - 1] as Step).observation,
+        action: step.action,
+        task: t.task,
+      });
+    });
+  }
+  return keys;
+}
+
+/** Consecutive runs of whole trajectories with about `size` transitions each (at least one run). */
+function chunked(trajectories: readonly Trajectory[], size: number): Trajectory[][] {
+  const chunks: Trajectory[][] = [[]];
+  let steps = 0;
+  for (const t of trajectories) {
+    if (steps >= size) {
+      chunks.push([]);
+      steps = 0;
+    }
+    (chunks.at(-1) as Trajectory[]).push(t);
+    steps += t.steps.length;
+  }
+  return chunks;
+}
+
+/** SHA-1 of a string: the one-shot `crypto.hash` where Node has it (≥ 20.12), else a Hash object. */
+const sha1: (text: string) => Buffer =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha1', text, 'buffer')
+    : (text) => crypto.createHash('sha1').update(text).digest();
 
 function hasFilter(filter: RetrieveFilter): boolean {
   return Object.values(filter).some((value) => value !== undefined);

@@ -9,6 +9,18 @@ export interface TransitionKey {
   task: { instruction: string };
 }
 
+/**
+ * Turns transition keys into vectors for the replay buffer. Vectors from encoders with different
+ * ids never mix in one buffer.
+ */
+export interface KeyEncoder {
+  readonly id: string;
+  readonly dimensions: number;
+  encode(keys: readonly TransitionKey[]): Promise<Float32Array[]>;
+  /** Frees what the encoder holds (a worker thread, say). */
+  close?(): Promise<void>;
+}
+
 export interface EncoderWeights {
   state: number;
   action: number;
@@ -24,7 +36,7 @@ export const DEFAULT_WEIGHTS: EncoderWeights = { state: 0.45, action: 0.35, task
  * cosines, so a long page cannot drown out the short action, which one text embedding would let
  * happen.
  */
-export class TransitionEncoder {
+export class TransitionEncoder implements KeyEncoder {
   readonly dimensions: number;
   readonly id: string;
   private readonly scales: [number, number, number];

@@ -1,0 +1,6 @@
+// Worker threads do not inherit a loader registered through tsx's API (as bin/dreamgym.js does),
+// so the encoder worker registers tsx itself before loading its TypeScript.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./encoder-worker.ts');

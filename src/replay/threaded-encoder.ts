@@ -1,0 +1,145 @@
+import { setImmediate } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import { HashingEmbedder, type HashingEmbedderOptions } from '../embed/hashing-embedder.ts';
+import type { EncoderReply, EncoderRequest, EncoderWorkerData } from './encoder-worker.ts';
+import {
+  DEFAULT_WEIGHTS,
+  type EncoderWeights,
+  type KeyEncoder,
+  TransitionEncoder,
+  type TransitionKey,
+} from './transition-encoder.ts';
+
+export interface ThreadedEncoderOptions {
+  /** The hashing embedder of each part. Default: 128 dimensions (384 for the whole key). */
+  hashing?: HashingEmbedderOptions;
+  weights?: EncoderWeights;
+  /** Batches with fewer keys are encoded on the calling thread. Default 256. */
+  minWorkerBatch?: number;
+}
+
+/**
+ * The default transition encoder: a hashing {@link TransitionEncoder} that encodes big batches on
+ * a worker thread, so that a bulk `ReplayBuffer.add` embeds its next chunk while the main thread
+ * writes the current one to SQLite. Vectors and id are exactly those of the same encoder on the
+ * main thread (same code, same options). Small batches — retrieval queries — stay on the calling
+ * thread: a round trip to the worker costs more than embedding a few keys. The worker starts on
+ * the first big batch and does not keep the process alive while idle.
+ */
+export class ThreadedTransitionEncoder implements KeyEncoder {
+  readonly id: string;
+  readonly dimensions: number;
+  private readonly inline: TransitionEncoder;
+  private readonly data: EncoderWorkerData;
+  private readonly minWorkerBatch: number;
+  private worker: Worker | undefined;
+  private readonly pending = new Map<
+    number,
+    { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void; count: number }
+  >();
+  private nextId = 0;
+  private ready = false;
+
+  constructor(options: ThreadedEncoderOptions = {}) {
+    this.data = {
+      hashing: options.hashing ?? { dimensions: 128 },
+      weights: options.weights ?? DEFAULT_WEIGHTS,
+    };
+    this.inline = new TransitionEncoder(new HashingEmbedder(this.data.hashing), this.data.weights);
+    this.id = this.inline.id;
+    this.dimensions = this.inline.dimensions;
+    this.minWorkerBatch = options.minWorkerBatch ?? 256;
+  }
+
+  async encode(keys: readonly TransitionKey[]): Promise<Float32Array[]> {
+    if (keys.length < this.minWorkerBatch) return this.inline.encode(keys);
+    const worker = this.start();
+    if (!this.ready) {
+      // The worker takes a few hundred milliseconds to load; the calling thread works meanwhile,
+      // letting the event loop turn first so that the worker's 'ready' is heard once it comes.
+      await setImmediate();
+      if (!this.ready) return this.inline.encode(keys);
+    }
+    const id = this.nextId++;
+    // Only the texts cross the thread boundary, as one flat array (cheap to clone).
+    const texts: string[] = [];
+    for (const k of keys) texts.push(k.state.text, k.action, k.task.instruction);
+    const request: EncoderRequest = { id, texts };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, count: keys.length });
+      worker.ref();
+      worker.postMessage(request);
+    });
+  }
+
+  /** Whether big batches now go to the worker (it has started and loaded). */
+  get workerReady(): boolean {
+    return this.ready;
+  }
+
+  /** Starts the worker now and resolves when it is ready; without this it starts on first use. */
+  async warm(): Promise<void> {
+    const worker = this.start();
+    while (!this.ready) {
+      await new Promise<void>((resolve, reject) => {
+        worker.once('message', () => resolve());
+        worker.once('error', reject);
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    this.ready = false;
+    await worker?.terminate();
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(new URL('./encoder-worker.js', import.meta.url), {
+      workerData: this.data,
+    });
+    worker.unref();
+    worker.on('message', (reply: EncoderReply | 'ready') => {
+      if (reply === 'ready') this.ready = this.worker === worker;
+      else this.settle(reply);
+    });
+    const fail = (error: Error) => {
+      if (this.worker === worker) {
+        this.worker = undefined;
+        this.ready = false;
+      }
+      for (const job of this.pending.values()) job.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', (error) =>
+      fail(new Error(`transition encoder worker failed: ${error.message}`, { cause: error })),
+    );
+    worker.on('exit', (code) => {
+      if (this.pending.size > 0)
+        fail(new Error(`transition encoder worker exited (code ${code}) with batches pending.`));
+      else if (this.worker === worker) {
+        this.worker = undefined;
+        this.ready = false;
+      }
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  private settle(reply: EncoderReply): void {
+    const job = this.pending.get(reply.id);
+    if (!job) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker?.unref();
+    if ('error' in reply) {
+      job.reject(new Error(`transition encoder worker: ${reply.error}`));
+      return;
+    }
+    const d = this.dimensions;
+    job.resolve(
+      Array.from({ length: job.count }, (_, i) => reply.vectors.subarray(i * d, (i + 1) * d)),
+    );
+  }
+}
