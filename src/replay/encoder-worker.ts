@@ -37,7 +37,9 @@ port.on('message', async ({ id, texts }: EncoderRequest) => {
     }
     const vectors = await encoder.encode(keys);
     const flat = new Float32Array(keys.length * encoder.dimensions);
-    vectors.forEach((v, i) => flat.set(v, i * encoder.dimensions));
+    vectors.forEach((v, i) => {
+      flat.set(v, i * encoder.dimensions);
+    });
     port.postMessage({ id, vectors: flat } satisfies EncoderReply, [flat.buffer]);
   } catch (error) {
     port.postMessage({ id, error: String(error) } satisfies EncoderReply);
