@@ -68,31 +68,38 @@ describe('ReplayBuffer', () => {
     await buffer.close();
   });
 
-  it('honours the env, provenance, success and exclude filters', async () => {
-    const buffer = ReplayBuffer.open();
-    await buffer.add([...real, ...synthetic]);
-    const [key] = transitions(real[0] as Trajectory);
-    if (!key) throw new Error('empty trajectory');
-    const onlySynthetic = await buffer.retrieve(key, 8, { provenance: 'synthetic' });
-    expect(onlySynthetic).toHaveLength(8);
-    expect(onlySynthetic.every((r) => r.provenance === 'synthetic')).toBe(true);
-    const real2 = await buffer.retrieve(key, 8, { provenance: ['real-offline', 'real-online'] });
-    expect(real2.every((r) => r.provenance === 'real-offline')).toBe(true);
-    const failures = await buffer.retrieve(key, 8, { success: false });
-    const successfulIds = new Set(real.filter(isSuccess).map((t) => t.id));
-    expect(failures.length).toBeGreaterThan(0);
-    expect(
-      failures.some(
-        (r) => successfulIds.has(r.trajectoryId) || successfulIds.has(r.trajectoryId.slice(4)),
-      ),
-    ).toBe(false);
-    const excluded = await buffer.retrieve(key, 8, { excludeTrajectory: real[0]?.id as string });
-    expect(excluded.some((r) => r.trajectoryId === real[0]?.id)).toBe(false);
-    expect(await buffer.retrieve(key, 8, { env: 'household' })).toEqual([]);
-    const similarities = onlySynthetic.map((r) => r.similarity);
-    expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
-    await buffer.close();
-  });
+  it.each([
+    ['exact', Number.POSITIVE_INFINITY],
+    ['ANN', 50],
+  ])(
+    'honours the env, provenance, success and exclude filters (%s search)',
+    async (mode, annThreshold) => {
+      const buffer = ReplayBuffer.open({ annThreshold });
+      await buffer.add([...real, ...synthetic]);
+      expect(buffer.stats().retrieval).toBe(mode.toLowerCase());
+      const [key] = transitions(real[0] as Trajectory);
+      if (!key) throw new Error('empty trajectory');
+      const onlySynthetic = await buffer.retrieve(key, 8, { provenance: 'synthetic' });
+      expect(onlySynthetic).toHaveLength(8);
+      expect(onlySynthetic.every((r) => r.provenance === 'synthetic')).toBe(true);
+      const real2 = await buffer.retrieve(key, 8, { provenance: ['real-offline', 'real-online'] });
+      expect(real2.every((r) => r.provenance === 'real-offline')).toBe(true);
+      const failures = await buffer.retrieve(key, 8, { success: false });
+      const successfulIds = new Set(real.filter(isSuccess).map((t) => t.id));
+      expect(failures.length).toBeGreaterThan(0);
+      expect(
+        failures.some(
+          (r) => successfulIds.has(r.trajectoryId) || successfulIds.has(r.trajectoryId.slice(4)),
+        ),
+      ).toBe(false);
+      const excluded = await buffer.retrieve(key, 8, { excludeTrajectory: real[0]?.id as string });
+      expect(excluded.some((r) => r.trajectoryId === real[0]?.id)).toBe(false);
+      expect(await buffer.retrieve(key, 8, { env: 'household' })).toEqual([]);
+      const similarities = onlySynthetic.map((r) => r.similarity);
+      expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
+      await buffer.close();
+    },
+  );
 
   it('samples with the asked real/synthetic mix and recency weighting', async () => {
     const buffer = ReplayBuffer.open();

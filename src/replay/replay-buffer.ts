@@ -16,6 +16,7 @@ import {
   type Transition,
 } from '../core/types.ts';
 import { AnnIndex, type AnnOptions } from './ann-index.ts';
+import { FilterIndex, type RetrieveFilter } from './filter-index.ts';
 import { BufferSchemaError, migrate } from './schema.ts';
 import { ThreadedTransitionEncoder } from './threaded-encoder.ts';
 import type { KeyEncoder, TransitionKey } from './transition-encoder.ts';
@@ -38,18 +39,12 @@ export interface ReplayBufferOptions {
   /** Answers of `retrieve` remembered until the next `add` (0 turns the memo off). Default 10,000. */
   memoSize?: number;
   ann?: AnnOptions & {
-    /** Candidates fetched per wanted result before filtering. Default 8. */
+    /**
+     * A filtered ANN search fetches 2 candidates per wanted result, then this many if too few
+     * pass the filter, then falls back to exact search. Default 16.
+     */
     overfetch?: number;
   };
-}
-
-export interface RetrieveFilter {
-  env?: string;
-  provenance?: Provenance | readonly Provenance[];
-  /** Only transitions of successful (true) or failed (false) episodes. */
-  success?: boolean;
-  /** Leave out the transitions of this trajectory (e.g. the episode being predicted). */
-  excludeTrajectory?: string;
 }
 
 /** A transition as stored: the transition plus where it came from. */
@@ -92,6 +87,8 @@ export interface BufferStats {
   encoder: string;
 }
 
+export type { RetrieveFilter } from './filter-index.ts';
+
 const REAL: readonly Provenance[] = ['real-offline', 'real-online'];
 
 /**
@@ -108,6 +105,9 @@ export class ReplayBuffer {
   private readonly overfetch: number;
   private readonly memoSize: number;
   private ann: AnnIndex | undefined;
+  /** Filter columns in memory, kept while the ANN index is in use. */
+  private filters: FilterIndex | undefined;
+  private readonly statements = new Map<string, Database.Statement>();
   /** The ANN index holds every transition up to this rowid. */
   private annUpTo = 0;
   private readonly tasks = new Map<string, Task>();
@@ -131,7 +131,7 @@ export class ReplayBuffer {
     this.chunkSize = options.chunkSize ?? 1024;
     this.annThreshold = options.annThreshold ?? 50_000;
     this.annOptions = options.ann ?? {};
-    this.overfetch = options.ann?.overfetch ?? 8;
+    this.overfetch = options.ann?.overfetch ?? 16;
     this.memoSize = options.memoSize ?? 10_000;
     if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
     this.db = new Database(this.path);
@@ -174,7 +174,7 @@ export class ReplayBuffer {
     trajectories: readonly Trajectory[],
   ): Promise<{ added: number; skipped: number }> {
     this.assertOpen();
-    const known = this.db.prepare('SELECT 1 FROM trajectories WHERE id = ?').pluck();
+    const known = this.sql('SELECT 1 FROM trajectories WHERE id = ?').pluck();
     const seen = new Set<string>();
     const fresh = trajectories.filter((t) => {
       if (seen.has(t.id) || known.get(t.id)) return false;
@@ -182,28 +182,36 @@ export class ReplayBuffer {
       return true;
     });
     const chunks = chunked(fresh, this.chunkSize);
-    const added = chunks.length > 1 ? await this.bulkInsert(chunks) : await this.insertOne(fresh);
+    const { written, vectors } =
+      chunks.length > 1 ? await this.bulkInsert(chunks) : await this.insertOne(fresh);
     this.retrievals.clear();
     if (this.ann) {
-      this.ann.add(added.rowids, added.vectors);
-      this.annUpTo = added.rowids.at(-1) ?? this.annUpTo;
+      this.ann.add(written.rowids, vectors);
+      this.annUpTo = written.rowids.at(-1) ?? this.annUpTo;
     } else if (this.count() > this.annThreshold) {
       this.syncAnn();
+    }
+    if (this.filters) {
+      for (const t of written.trajectories)
+        this.filters.addTrajectory(t.rowid, t.env, t.provenance, t.success);
+      written.rowids.forEach((rowid, i) => {
+        this.filters?.addTransition(rowid, written.trajectoryOf[i] as number);
+      });
     }
     return { added: fresh.length, skipped: trajectories.length - fresh.length };
   }
 
   private async insertOne(trajectories: readonly Trajectory[]) {
     const vectors = await this.encoder.encode(transitionKeys(trajectories));
-    const rowids = this.withoutForeignKeyChecks(() =>
+    const written = this.withoutForeignKeyChecks(() =>
       this.db.transaction(() => this.insert(trajectories, vectors))(),
     );
-    return { rowids, vectors };
+    return { written, vectors };
   }
 
   /** Writes chunk i while chunk i + 1 is being embedded, all in one transaction. */
   private async bulkInsert(chunks: readonly Trajectory[][]) {
-    const rowids: number[] = [];
+    const written: Written = { rowids: [], trajectoryOf: [], trajectories: [] };
     const vectors: Float32Array[] = [];
     let done = () => {};
     this.bulkAdd = new Promise<void>((resolve) => {
@@ -220,7 +228,10 @@ export class ReplayBuffer {
           next = this.encoder.encode(transitionKeys(chunks[i + 1] as Trajectory[]));
           next.catch(() => undefined); // awaited next round; this only keeps an early exit quiet
         }
-        rowids.push(...this.insert(chunk, chunkVectors));
+        const part = this.insert(chunk, chunkVectors);
+        written.rowids.push(...part.rowids);
+        written.trajectoryOf.push(...part.trajectoryOf);
+        written.trajectories.push(...part.trajectories);
         vectors.push(...chunkVectors);
       }
       this.db.exec('COMMIT');
@@ -232,7 +243,7 @@ export class ReplayBuffer {
       this.bulkAdd = undefined;
       done();
     }
-    return { rowids, vectors };
+    return { written, vectors };
   }
 
   /** The `k` stored transitions most similar to `key`, most similar first. */
@@ -265,22 +276,24 @@ export class ReplayBuffer {
     while (this.bulkAdd) await this.bulkAdd;
     this.assertOpen();
     if (this.ann) {
-      // Without a filter the k nearest are the answer; with one, over-fetch and keep those passing.
-      const wanted = hasFilter(filter) ? k * this.overfetch : k;
-      const candidates = this.ann.search(query, wanted);
-      const passing = hasFilter(filter)
-        ? this.passing(
-            candidates.map((c) => c.key),
+      const passes = hasFilter(filter)
+        ? (this.filters ??= FilterIndex.load(this.db)).matcher(
             filter,
+            this.trajectoryRowid(filter.excludeTrajectory),
           )
         : undefined;
-      const chosen = candidates.filter((c) => passing?.has(c.key) ?? true).slice(0, k);
-      if (chosen.length === k || candidates.length < wanted) {
-        const rows = new Map(this.fetch(chosen.map((c) => c.key)).map((row) => [row.id, row]));
-        return chosen.map((c) => ({
-          ...(rows.get(c.key) as StoredTransition),
-          similarity: 1 - c.distance,
-        }));
+      // Without a filter the k nearest are the answer; with one, over-fetch and keep those passing.
+      for (const factor of passes ? [2, this.overfetch] : [1]) {
+        const wanted = k * factor;
+        const candidates = this.ann.search(query, wanted);
+        const chosen = (passes ? candidates.filter((c) => passes(c.key)) : candidates).slice(0, k);
+        if (chosen.length === k || candidates.length < wanted) {
+          const rows = new Map(this.fetch(chosen.map((c) => c.key)).map((row) => [row.id, row]));
+          return chosen.map((c) => ({
+            ...(rows.get(c.key) as StoredTransition),
+            similarity: 1 - c.distance,
+          }));
+        }
       }
       // The filter rejected too many ANN candidates: answer exactly instead.
     }
@@ -491,25 +504,23 @@ export class ReplayBuffer {
   }
 
   /** Writes trajectories and their transitions' vectors; the caller holds the transaction. */
-  private insert(trajectories: readonly Trajectory[], vectors: readonly Float32Array[]): number[] {
-    const insertTask = this.db.prepare(
-      'INSERT OR IGNORE INTO tasks (id, env, json) VALUES (?, ?, ?)',
-    );
-    const insertObservation = this.db.prepare(
+  private insert(trajectories: readonly Trajectory[], vectors: readonly Float32Array[]): Written {
+    const insertTask = this.sql('INSERT OR IGNORE INTO tasks (id, env, json) VALUES (?, ?, ?)');
+    const insertObservation = this.sql(
       'INSERT OR IGNORE INTO observations (hash, json) VALUES (?, ?)',
     );
-    const observationByHash = this.db.prepare('SELECT id FROM observations WHERE hash = ?').pluck();
-    const insertTrajectory = this.db.prepare(
+    const observationByHash = this.sql('SELECT id FROM observations WHERE hash = ?').pluck();
+    const insertTrajectory = this.sql(
       `INSERT INTO trajectories (id, env, task_id, provenance, policy_id, seed, started_at, ended_at, added_at,
          initial_observation, steps, final_reward, success)
        VALUES (@id, @env, @taskId, @provenance, @policyId, @seed, @startedAt, @endedAt, @addedAt,
          @initial, @steps, @finalReward, @success)`,
     );
-    const insertTransition = this.db.prepare(
+    const insertTransition = this.sql(
       `INSERT INTO transitions (trajectory, t, state, action, next_state, reward, terminated, truncated, reasoning, info, provenance)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertVector = this.db.prepare(
+    const insertVector = this.sql(
       'INSERT INTO transition_vectors (rowid, embedding, env, provenance, success, trajectory) VALUES (?, ?, ?, ?, ?, ?)',
     );
     const observationId = (o: Observation): number => {
@@ -519,7 +530,7 @@ export class ReplayBuffer {
       return changes === 1 ? Number(lastInsertRowid) : (observationByHash.get(hash) as number);
     };
     const addedAt = new Date().toISOString();
-    const rowids: number[] = [];
+    const written: Written = { rowids: [], trajectoryOf: [], trajectories: [] };
     let v = 0;
     for (const t of trajectories) {
       insertTask.run(t.task.id, t.task.env, JSON.stringify(t.task));
@@ -540,6 +551,12 @@ export class ReplayBuffer {
         finalReward: finalReward(t),
         success,
       }).lastInsertRowid;
+      written.trajectories.push({
+        rowid: Number(trajectory),
+        env: t.env,
+        provenance: t.provenance,
+        success: success === 1,
+      });
       let state = initial;
       t.steps.forEach((step, i) => {
         const next = observationId(step.observation);
@@ -565,11 +582,12 @@ export class ReplayBuffer {
           BigInt(success),
           BigInt(trajectory),
         );
-        rowids.push(Number(rowid));
+        written.rowids.push(Number(rowid));
+        written.trajectoryOf.push(Number(trajectory));
         state = next;
       });
     }
-    return rowids;
+    return written;
   }
 
   private exactRetrieve(
@@ -590,21 +608,14 @@ export class ReplayBuffer {
       where.push('success = @success');
       params.success = BigInt(filter.success ? 1 : 0);
     }
-    if (filter.excludeTrajectory !== undefined) {
-      const rowid = this.db
-        .prepare('SELECT rowid FROM trajectories WHERE id = ?')
-        .pluck()
-        .get(filter.excludeTrajectory);
-      if (rowid !== undefined) {
-        where.push('trajectory != @exclude');
-        params.exclude = BigInt(rowid as number);
-      }
+    const excluded = this.trajectoryRowid(filter.excludeTrajectory);
+    if (excluded !== undefined) {
+      where.push('trajectory != @exclude');
+      params.exclude = BigInt(excluded);
     }
-    const hits = this.db
-      .prepare(
-        `SELECT rowid, distance FROM transition_vectors WHERE ${where.join(' AND ')} ORDER BY distance`,
-      )
-      .all(params) as Array<{ rowid: number; distance: number }>;
+    const hits = this.sql(
+      `SELECT rowid, distance FROM transition_vectors WHERE ${where.join(' AND ')} ORDER BY distance`,
+    ).all(params) as Array<{ rowid: number; distance: number }>;
     const rows = new Map(this.fetch(hits.map((h) => h.rowid)).map((r) => [r.id, r]));
     return hits.map((h) => ({
       ...(rows.get(h.rowid) as StoredTransition),
@@ -612,43 +623,18 @@ export class ReplayBuffer {
     }));
   }
 
-  /** The ids among `ids` whose trajectories pass `filter`. */
-  private passing(ids: readonly number[], filter: RetrieveFilter): Set<number> {
-    const rows = this.db
-      .prepare(
-        `SELECT tr.rowid FROM transitions tr JOIN trajectories j ON j.rowid = tr.trajectory
-         WHERE tr.rowid IN (SELECT value FROM json_each(@ids))
-           AND (@env IS NULL OR j.env = @env)
-           AND (@provenances IS NULL OR j.provenance IN (SELECT value FROM json_each(@provenances)))
-           AND (@success IS NULL OR j.success = @success)
-           AND (@exclude IS NULL OR j.id != @exclude)`,
-      )
-      .pluck()
-      .all({
-        ids: JSON.stringify(ids),
-        env: filter.env ?? null,
-        provenances:
-          filter.provenance === undefined ? null : JSON.stringify([filter.provenance].flat()),
-        success: filter.success === undefined ? null : filter.success ? 1 : 0,
-        exclude: filter.excludeTrajectory ?? null,
-      }) as number[];
-    return new Set(rows);
-  }
-
   /** Transitions by rowid, in no particular order. */
   private fetch(ids: readonly number[]): StoredTransition[] {
     if (ids.length === 0) return [];
-    const rows = this.db
-      .prepare(
-        `SELECT tr.rowid AS id, tr.t, tr.action, tr.reward, tr.terminated, tr.truncated, tr.reasoning, tr.info,
+    const rows = this.sql(
+      `SELECT tr.rowid AS id, tr.t, tr.action, tr.reward, tr.terminated, tr.truncated, tr.reasoning, tr.info,
            s.json AS state, n.json AS nextState, j.id AS trajectoryId, j.task_id AS taskId, j.provenance, j.policy_id AS policyId
          FROM transitions tr
            JOIN trajectories j ON j.rowid = tr.trajectory
            JOIN observations s ON s.id = tr.state
            JOIN observations n ON n.id = tr.next_state
          WHERE tr.rowid IN (SELECT value FROM json_each(?))`,
-      )
-      .all(JSON.stringify(ids)) as FetchRow[];
+    ).all(JSON.stringify(ids)) as FetchRow[];
     return rows.map((r) => {
       const transition: StoredTransition = {
         id: r.id,
@@ -674,7 +660,7 @@ export class ReplayBuffer {
     let task = this.tasks.get(id);
     if (!task) {
       task = JSON.parse(
-        this.db.prepare('SELECT json FROM tasks WHERE id = ?').pluck().get(id) as string,
+        this.sql('SELECT json FROM tasks WHERE id = ?').pluck().get(id) as string,
       ) as Task;
       this.tasks.set(id, task);
     }
@@ -703,7 +689,7 @@ export class ReplayBuffer {
   }
 
   private count(): number {
-    return this.db.prepare('SELECT COUNT(*) FROM transitions').pluck().get() as number;
+    return this.sql('SELECT COUNT(*) FROM transitions').pluck().get() as number;
   }
 
   /**
@@ -788,6 +774,24 @@ export class ReplayBuffer {
       .run(key, value);
   }
 
+  /** A prepared statement, prepared once per buffer. */
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  /** The rowid of the trajectory with this id, if stored. */
+  private trajectoryRowid(id: string | undefined): number | undefined {
+    if (id === undefined) return undefined;
+    return this.sql('SELECT rowid FROM trajectories WHERE id = ?').pluck().get(id) as
+      | number
+      | undefined;
+  }
+
   /** Synchronous readers see the connection's open transaction, so they wait for no bulk add. */
   private assertIdle(method: string): void {
     this.assertOpen();
@@ -800,6 +804,13 @@ export class ReplayBuffer {
   private assertOpen(): void {
     if (this.closed) throw new Error(`replay buffer ${this.path} is closed; open it again.`);
   }
+}
+
+/** What one insert wrote: transition rowids with their trajectories' rowids, and the trajectories. */
+interface Written {
+  rowids: number[];
+  trajectoryOf: number[];
+  trajectories: Array<{ rowid: number; env: string; provenance: Provenance; success: boolean }>;
 }
 
 interface TrajectoryRow {

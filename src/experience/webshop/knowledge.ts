@@ -41,7 +41,12 @@ export class WebShopKnowledge {
   readonly queries = new Map<string, QueryFacts>();
   readonly purchases: Purchase[] = [];
   private rewardModel: RewardModel | undefined;
-  private documentFrequency: Map<string, number> | undefined;
+  /** Known products by title word, in the order they became known (built on first use). */
+  private postings: Map<string, ProductFacts[]> | undefined;
+  /** Each product's place in the order products became known (with {@link postings}). */
+  private readonly order = new Map<ProductFacts, number>();
+  /** Rewards of the purchases seen, by {@link purchaseKey}; the first of equal purchases counts. */
+  private readonly purchaseRewards = new Map<string, number>();
   /** Answers of `rank` and `mostSimilar`, and title words, kept until the knowledge changes. */
   private readonly memo = {
     rank: new Map<string, ProductFacts[]>(),
@@ -89,10 +94,12 @@ export class WebShopKnowledge {
           selected,
           reward: step.reward,
         });
+        const key = purchaseKey(step.task.instruction, asin, selected);
+        if (!this.purchaseRewards.has(key)) this.purchaseRewards.set(key, step.reward);
       }
     }
     this.rewardModel = undefined;
-    this.documentFrequency = undefined;
+    this.postings = undefined;
     this.memo.rank.clear();
     this.memo.similar.clear();
   }
@@ -109,18 +116,18 @@ export class WebShopKnowledge {
     const key = `${limit}\u0000${normalizeQuery(query)}`;
     const cached = this.memo.rank.get(key);
     if (cached) return cached;
-    const df = this.frequencies();
+    const postings = this.index();
     const n = this.products.size;
-    const words = new Set(contentWords(query));
-    const scored: Array<[number, ProductFacts]> = [];
-    for (const facts of this.products.values()) {
-      const title = this.titleWords(facts.title);
-      let score = 0;
-      for (const w of words) if (title.has(w)) score += Math.log(1 + n / (df.get(w) ?? 1));
-      if (score > 0) scored.push([score, facts]);
+    const scores = new Map<ProductFacts, number>();
+    for (const w of new Set(contentWords(query))) {
+      const having = postings.get(w) ?? [];
+      const weight = Math.log(1 + n / Math.max(1, having.length));
+      for (const facts of having) scores.set(facts, (scores.get(facts) ?? 0) + weight);
     }
-    scored.sort((a, b) => b[0] - a[0] || (a[1].asin < b[1].asin ? -1 : 1));
-    const ranked = scored.slice(0, limit).map(([, f]) => f);
+    const ranked = [...scores]
+      .sort((a, b) => b[1] - a[1] || (a[0].asin < b[0].asin ? -1 : 1))
+      .slice(0, limit)
+      .map(([facts]) => facts);
     this.memo.rank.set(key, ranked);
     return ranked;
   }
@@ -129,16 +136,24 @@ export class WebShopKnowledge {
   mostSimilar(title: string, exclude?: string): ProductFacts | undefined {
     const key = `${exclude ?? ''}\u0000${title}`;
     if (this.memo.similar.has(key)) return this.memo.similar.get(key);
-    const words = this.titleWords(title);
+    const postings = this.index();
+    const overlap = new Map<ProductFacts, number>();
+    for (const w of this.titleWords(title)) {
+      for (const facts of postings.get(w) ?? []) {
+        if (facts.asin === exclude || (facts.options.length === 0 && !facts.description)) continue;
+        overlap.set(facts, (overlap.get(facts) ?? 0) + 1);
+      }
+    }
+    // The largest overlap wins; among equals, the product known first.
     let best: ProductFacts | undefined;
     let bestScore = 0;
-    for (const facts of this.products.values()) {
-      if (facts.asin === exclude || (facts.options.length === 0 && !facts.description)) continue;
-      let overlap = 0;
-      for (const w of this.titleWords(facts.title)) if (words.has(w)) overlap++;
-      if (overlap > bestScore) {
+    let bestOrder = Number.POSITIVE_INFINITY;
+    for (const [facts, score] of overlap) {
+      const order = this.order.get(facts) ?? 0;
+      if (score > bestScore || (score === bestScore && order < bestOrder)) {
         best = facts;
-        bestScore = overlap;
+        bestScore = score;
+        bestOrder = order;
       }
     }
     this.memo.similar.set(key, best);
@@ -147,9 +162,7 @@ export class WebShopKnowledge {
 
   /** The reward a real episode got for the same purchase (task, product, options), if any. */
   seenReward(instruction: string, asin: string, selected: readonly string[]): number | undefined {
-    const key = purchaseKey(instruction, asin, selected);
-    return this.purchases.find((p) => purchaseKey(p.instruction, p.asin, p.selected) === key)
-      ?.reward;
+    return this.purchaseRewards.get(purchaseKey(instruction, asin, selected));
   }
 
   /** The reward model, fit on the purchases seen (refit after new data). */
@@ -198,15 +211,21 @@ export class WebShopKnowledge {
     return words;
   }
 
-  private frequencies(): Map<string, number> {
-    if (!this.documentFrequency) {
-      this.documentFrequency = new Map();
+  /** Products by title word (an inverted index), so ranking touches only products that match. */
+  private index(): Map<string, ProductFacts[]> {
+    if (!this.postings) {
+      this.postings = new Map();
+      this.order.clear();
       for (const facts of this.products.values()) {
-        for (const w of this.titleWords(facts.title))
-          this.documentFrequency.set(w, (this.documentFrequency.get(w) ?? 0) + 1);
+        this.order.set(facts, this.order.size);
+        for (const w of this.titleWords(facts.title)) {
+          const having = this.postings.get(w);
+          if (having) having.push(facts);
+          else this.postings.set(w, [facts]);
+        }
       }
     }
-    return this.documentFrequency;
+    return this.postings;
   }
 }
 
