@@ -153,6 +153,9 @@ export class ReplayBuffer {
   static open(options: ReplayBufferOptions = {}): ReplayBuffer {
     const buffer = new ReplayBuffer(options);
     buffer.syncAnn();
+    // A buffer on disk is where bulk imports go: have the encoder's worker ready for the first.
+    // Until it is, batches are encoded on this thread, so a failure here costs only speed.
+    if (buffer.path !== ':memory:') buffer.encoder.warm?.().catch(() => undefined);
     return buffer;
   }
 

@@ -17,6 +17,8 @@ export interface KeyEncoder {
   readonly id: string;
   readonly dimensions: number;
   encode(keys: readonly TransitionKey[]): Promise<Float32Array[]>;
+  /** Gets ready for a bulk batch ahead of time (starts a worker thread, say). */
+  warm?(): Promise<void>;
   /** Frees what the encoder holds (a worker thread, say). */
   close?(): Promise<void>;
 }
