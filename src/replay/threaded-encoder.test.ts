@@ -38,4 +38,26 @@ describe('ThreadedTransitionEncoder', () => {
     expect((await threaded.encode(keys)).map((v) => [...v])).toEqual(expected.map((v) => [...v]));
     await threaded.close();
   });
+
+  it('encodes on the calling thread, with a warning, when the worker dies mid-batch', async () => {
+    const threaded = new ThreadedTransitionEncoder({ minWorkerBatch: 10 });
+    const expected = await new TransitionEncoder(new HashingEmbedder({ dimensions: 128 })).encode(
+      keys,
+    );
+    await threaded.warm();
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    const pending = threaded.encode(keys);
+    // Kill the worker before it answers.
+    await (threaded as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    const vectors = await pending;
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    expect(vectors.map((v) => [...v])).toEqual(expected.map((v) => [...v]));
+    expect(warnings.join('\n')).toMatch(/worker exited.*main thread from now on/);
+    expect(threaded.workerReady).toBe(false);
+    expect((await threaded.encode(keys)).length).toBe(keys.length);
+    await threaded.close();
+  });
 });

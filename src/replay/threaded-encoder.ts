@@ -35,10 +35,16 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
   private worker: Worker | undefined;
   private readonly pending = new Map<
     number,
-    { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void; count: number }
+    {
+      keys: readonly TransitionKey[];
+      resolve: (v: Float32Array[]) => void;
+      reject: (e: Error) => void;
+    }
   >();
   private nextId = 0;
   private ready = false;
+  /** Set when a worker died: from then on everything is encoded on the calling thread. */
+  private broken: Error | undefined;
 
   constructor(options: ThreadedEncoderOptions = {}) {
     this.data = {
@@ -52,7 +58,7 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
   }
 
   async encode(keys: readonly TransitionKey[]): Promise<Float32Array[]> {
-    if (keys.length < this.minWorkerBatch) return this.inline.encode(keys);
+    if (keys.length < this.minWorkerBatch || this.broken) return this.inline.encode(keys);
     const worker = this.start();
     if (!this.ready) {
       // The worker takes a few hundred milliseconds to load; the calling thread works meanwhile,
@@ -66,7 +72,7 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
     for (const k of keys) texts.push(k.state.text, k.action, k.task.instruction);
     const request: EncoderRequest = { id, texts };
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, count: keys.length });
+      this.pending.set(id, { keys, resolve, reject });
       worker.ref();
       worker.postMessage(request);
     });
@@ -79,6 +85,7 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
 
   /** Starts the worker now and resolves when it is ready; without this it starts on first use. */
   async warm(): Promise<void> {
+    if (this.broken) return;
     const worker = this.start();
     while (!this.ready) {
       await new Promise<void>((resolve, reject) => {
@@ -92,7 +99,15 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
     const worker = this.worker;
     this.worker = undefined;
     this.ready = false;
+    this.rescue();
     await worker?.terminate();
+  }
+
+  /** Encodes the batches still waiting for the worker on this thread instead. */
+  private rescue(): void {
+    const jobs = [...this.pending.values()];
+    this.pending.clear();
+    for (const job of jobs) this.inline.encode(job.keys).then(job.resolve, job.reject);
   }
 
   private start(): Worker {
@@ -105,25 +120,24 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
       if (reply === 'ready') this.ready = this.worker === worker;
       else this.settle(reply);
     });
+    // A worker that dies costs speed, not data: its batches are encoded here instead.
     const fail = (error: Error) => {
-      if (this.worker === worker) {
-        this.worker = undefined;
-        this.ready = false;
-      }
-      for (const job of this.pending.values()) job.reject(error);
-      this.pending.clear();
+      if (this.worker !== worker) return; // closed on purpose
+      this.worker = undefined;
+      this.ready = false;
+      this.broken = error;
+      process.emitWarning(
+        `${error.message}; encoding transitions on the main thread from now on.`,
+        'DreamGymWarning',
+      );
+      this.rescue();
     };
     worker.on('error', (error) =>
-      fail(new Error(`transition encoder worker failed: ${error.message}`, { cause: error })),
+      fail(new Error(`the transition encoder worker failed: ${error.message}`, { cause: error })),
     );
-    worker.on('exit', (code) => {
-      if (this.pending.size > 0)
-        fail(new Error(`transition encoder worker exited (code ${code}) with batches pending.`));
-      else if (this.worker === worker) {
-        this.worker = undefined;
-        this.ready = false;
-      }
-    });
+    worker.on('exit', (code) =>
+      fail(new Error(`the transition encoder worker exited (code ${code})`)),
+    );
     this.worker = worker;
     return worker;
   }
@@ -134,12 +148,13 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
     this.pending.delete(reply.id);
     if (this.pending.size === 0) this.worker?.unref();
     if ('error' in reply) {
-      job.reject(new Error(`transition encoder worker: ${reply.error}`));
+      // The same code runs here: this gives the caller the error with its own stack.
+      this.inline.encode(job.keys).then(job.resolve, job.reject);
       return;
     }
     const d = this.dimensions;
     job.resolve(
-      Array.from({ length: job.count }, (_, i) => reply.vectors.subarray(i * d, (i + 1) * d)),
+      Array.from({ length: job.keys.length }, (_, i) => reply.vectors.subarray(i * d, (i + 1) * d)),
     );
   }
 }

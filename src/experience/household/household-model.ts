@@ -1,3 +1,4 @@
+import { memoize } from '../../core/memo.ts';
 import type { Observation, Step, Task } from '../../core/types.ts';
 import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
 import type {
@@ -9,8 +10,8 @@ import {
   admissibleCommands,
   type Command,
   type Goal,
-  parseCommand,
-  parseFeedback,
+  parseCommand as parseCommandText,
+  parseFeedback as parseFeedbackText,
   parseGoal,
   render,
   renderStart,
@@ -19,6 +20,11 @@ import {
   typeOf,
 } from './grammar.ts';
 import type { HouseholdKnowledge } from './knowledge.ts';
+
+// Each prediction re-reads the whole episode, so the same commands and feedback are parsed again
+// and again: remember the parses (the grammar's parsers are pure; nothing here mutates a parse).
+const parseCommand = memoize(parseCommandText);
+const parseFeedback = memoize(parseFeedbackText);
 
 /** What the episode so far has shown: the model's episode memory. */
 interface Memory {
