@@ -50,16 +50,16 @@ export class FilterIndex {
       if (code > 0xffff) throw new RangeError('FilterIndex: more than 65,535 env names.');
       this.envCodes.set(env, code);
     }
-    this.envOf = fit(this.envOf, rowid);
-    this.provenanceOf = fit(this.provenanceOf, rowid);
-    this.successOf = fit(this.successOf, rowid);
+    this.envOf = withRoomFor(this.envOf, rowid);
+    this.provenanceOf = withRoomFor(this.provenanceOf, rowid);
+    this.successOf = withRoomFor(this.successOf, rowid);
     this.envOf[rowid] = code;
     this.provenanceOf[rowid] = PROVENANCES.indexOf(provenance);
     this.successOf[rowid] = success ? 1 : 0;
   }
 
   addTransition(rowid: number, trajectory: number): void {
-    this.trajectoryOf = fit(this.trajectoryOf, rowid);
+    this.trajectoryOf = withRoomFor(this.trajectoryOf, rowid);
     this.trajectoryOf[rowid] = trajectory;
   }
 
@@ -88,7 +88,7 @@ export class FilterIndex {
 }
 
 /** `array`, or a copy twice as long or more, so that index `i` fits. */
-function fit<T extends Int32Array | Uint16Array | Uint8Array>(array: T, i: number): T {
+function withRoomFor<T extends Int32Array | Uint16Array | Uint8Array>(array: T, i: number): T {
   if (i < array.length) return array;
   let length = array.length;
   while (length <= i) length *= 2;

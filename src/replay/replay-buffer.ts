@@ -279,12 +279,11 @@ export class ReplayBuffer {
     while (this.bulkAdd) await this.bulkAdd;
     this.assertOpen();
     if (this.ann) {
-      const passes = hasFilter(filter)
-        ? (this.filters ??= FilterIndex.load(this.db)).matcher(
-            filter,
-            this.trajectoryRowid(filter.excludeTrajectory),
-          )
-        : undefined;
+      let passes: ((transition: number) => boolean) | undefined;
+      if (hasFilter(filter)) {
+        this.filters ??= FilterIndex.load(this.db);
+        passes = this.filters.matcher(filter, this.trajectoryRowid(filter.excludeTrajectory));
+      }
       // Without a filter the k nearest are the answer; with one, over-fetch and keep those passing.
       for (const factor of passes ? [2, this.overfetch] : [1]) {
         const wanted = k * factor;
