@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { moduleGraph, realEnvModules } from '../core/testing/module-graph.ts';
 import type { Step, Task, Trajectory } from '../core/types.ts';
 import { runEnvConformance } from '../envs/conformance.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
@@ -157,27 +157,18 @@ describe('LLM-free webshop experience model', () => {
 describe('honesty', () => {
   it('no experience-model module imports a real env (catalog, scene or server code)', () => {
     const root = resolve(import.meta.dirname);
-    const seen = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const source = readFileSync(file, 'utf8');
-      for (const [, spec] of source.matchAll(/^import[^'"]*['"](\.[^'"]+)['"]/gm)) {
-        visit(resolve(dirname(file), spec as string));
-      }
-    };
-    for (const entry of [
-      'llm-free.ts',
-      'synthetic-env.ts',
-      'nearest-neighbor-model.ts',
-      'webshop/webshop-model.ts',
-      'household/household-model.ts',
-      'household/knowledge.ts',
-      'household/grammar.ts',
-    ])
-      visit(join(root, entry));
-    const realEnvs = [...seen].filter((f) => /\/src\/envs\/(webshop|household|agentgym)\//.test(f));
-    expect(realEnvs).toEqual([]);
+    const seen = moduleGraph(
+      [
+        'llm-free.ts',
+        'synthetic-env.ts',
+        'nearest-neighbor-model.ts',
+        'webshop/webshop-model.ts',
+        'household/household-model.ts',
+        'household/knowledge.ts',
+        'household/grammar.ts',
+      ].map((entry) => join(root, entry)),
+    );
+    expect(realEnvModules(seen)).toEqual([]);
     expect(seen.size).toBeGreaterThan(5);
   });
 });

@@ -1,5 +1,6 @@
 import { ConfigError } from '../core/errors.ts';
 import { HouseholdExpert } from './experts/household-expert.ts';
+import { HouseholdExplorer } from './experts/household-explorer.ts';
 import { WebShopExpert } from './experts/webshop-expert.ts';
 import { LlmPolicy, type LlmPolicyOptions } from './llm/llm-policy.ts';
 import type { Policy } from './policy.ts';
@@ -28,6 +29,14 @@ const POLICIES: Record<string, (o: PolicyOptions) => Policy> = {
       );
     }
     return make(o);
+  },
+  explorer: (o) => {
+    if (o.env !== 'household') {
+      throw new ConfigError(
+        `the explorer policy plays household envs; for "${o.env}" use expert, random or llm.`,
+      );
+    }
+    return new HouseholdExplorer({ epsilon: o.epsilon ?? 0 });
   },
   random: () => new RandomPolicy(),
   llm: (o) => {

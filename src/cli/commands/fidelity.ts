@@ -50,6 +50,10 @@ export function fidelityCommand(program: Command): void {
     .option('--k <n>', 'demonstrations per step', intOption(0), 4)
     .option('--seed <n>', 'seed of the held-out episodes', intOption(0), 9)
     .option(
+      '--free-policy <name>',
+      'policy of the free-running comparison (default: explorer for household, which sees only what an agent sees; expert otherwise)',
+    )
+    .option(
       '--out <dir>',
       'where fidelity.json and fidelity.md go (default runs/fidelity-<env>-<time>)',
     )
@@ -61,6 +65,10 @@ export function fidelityCommand(program: Command): void {
         join('runs', `fidelity-${o.env}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
       const setup = envSetup(o.env, { trainTasks: o.offlineEpisodes + o.episodes });
       const expert = makePolicy('expert', { env: o.env, epsilon: o.epsilon });
+      const freePolicy = makePolicy(
+        o.freePolicy ?? (o.env === 'household' ? 'explorer' : 'expert'),
+        { env: o.env, epsilon: o.epsilon },
+      );
       const real = setup.makeReal();
       const offline = o.data
         ? await readTrajectories(o.data)
@@ -102,9 +110,11 @@ export function fidelityCommand(program: Command): void {
         `teacher-forced: ${heldOut.length} held-out episodes, model ${model.id}\n`,
       );
       const forced = await teacherForced({ model, buffer, trajectories: heldOut, k: o.k });
-      process.stderr.write('free-running: the same expert in the real and the synthetic env\n');
+      process.stderr.write(
+        `free-running: the same policy (${freePolicy.id}) in the real and the synthetic env\n`,
+      );
       const free = await freeRunning({
-        policy: expert,
+        policy: freePolicy,
         realEnv: setup.makeReal(),
         syntheticEnv: syntheticFactory(setup, buffer, model, { k: o.k })(),
         tasks: heldOutTasks,
@@ -123,7 +133,7 @@ export function fidelityCommand(program: Command): void {
         `| real | ${pct(free.real.successRate)} | ${free.real.meanReward.toFixed(3)} | ${free.real.meanSteps.toFixed(1)} |`,
         `| synthetic (${model.id}) | ${pct(free.synthetic.successRate)} | ${free.synthetic.meanReward.toFixed(3)} | ${free.synthetic.meanSteps.toFixed(1)} |`,
       ].join('\n');
-      const markdown = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (expert, ε = ${o.epsilon}). Held-out: ${heldOut.length} real episodes on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${table}\n\n## Free-running (the expert, ε = ${o.epsilon}, on the same tasks)\n\n${episodes}\n`;
+      const markdown = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (expert, ε = ${o.epsilon}). Held-out: ${heldOut.length} real episodes on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${table}\n\n## Free-running (${freePolicy.id}, on the same tasks)\n\n${episodes}\n`;
       await mkdir(outDir, { recursive: true });
       await writeFile(
         join(outDir, 'fidelity.json'),
