@@ -12,6 +12,7 @@ import { exportJsonl, importJsonl } from './jsonl.ts';
 import { ReplayBuffer } from './replay-buffer.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { relabel, webshopTrajectories } from './testing/fixtures.ts';
+import { ThreadedTransitionEncoder } from './threaded-encoder.ts';
 import { TransitionEncoder } from './transition-encoder.ts';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'dreamgym-buffer-'));
@@ -243,6 +244,25 @@ describe('ReplayBuffer', () => {
     });
     await chunked.close();
     await whole.close();
+  });
+
+  it('indexes vectors embedded on the worker thread (views into one buffer) correctly', async () => {
+    const encoder = new ThreadedTransitionEncoder({ minWorkerBatch: 10 });
+    await encoder.warm();
+    const buffer = ReplayBuffer.open({ annThreshold: 100, chunkSize: 80, encoder });
+    await buffer.add(real); // past the threshold: the index is built from the database
+    await buffer.add(synthetic); // in ANN mode: the worker's vectors go straight into the index
+    expect(buffer.stats().retrieval).toBe('ann');
+    for (const trajectory of synthetic.slice(0, 10)) {
+      for (const transition of transitions(trajectory)) {
+        const [best] = await buffer.retrieve(transition, 3, { provenance: 'synthetic' });
+        expect(best?.similarity).toBeCloseTo(1, 4);
+        expect(best?.state).toEqual(transition.state);
+        expect(best?.action).toBe(transition.action);
+      }
+    }
+    await buffer.close();
+    await encoder.close();
   });
 
   it('refuses a database from a newer schema or another encoder, naming the fix', async () => {
