@@ -83,14 +83,22 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
     return this.ready;
   }
 
-  /** Starts the worker now and resolves when it is ready; without this it starts on first use. */
+  /**
+   * Starts the worker now and resolves when it is ready, or has failed (then batches are encoded
+   * on the calling thread); without this it starts on first use.
+   */
   async warm(): Promise<void> {
     if (this.broken) return;
     const worker = this.start();
-    while (!this.ready) {
-      await new Promise<void>((resolve, reject) => {
-        worker.once('message', () => resolve());
-        worker.once('error', reject);
+    while (!this.ready && this.worker === worker) {
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          worker.off('message', wake);
+          worker.off('exit', wake);
+          resolve();
+        };
+        worker.on('message', wake);
+        worker.on('exit', wake);
       });
     }
   }
