@@ -72,7 +72,16 @@ export class FilterIndex {
     const provenances =
       filter.provenance === undefined
         ? undefined
-        : new Set([filter.provenance].flat().map((p) => PROVENANCES.indexOf(p)));
+        : new Set(
+            [filter.provenance].flat().map((p) => {
+              const code = PROVENANCES.indexOf(p);
+              if (code < 0)
+                throw new RangeError(
+                  `unknown provenance "${p}"; use real-offline, real-online or synthetic.`,
+                );
+              return code;
+            }),
+          );
     const success = filter.success === undefined ? undefined : filter.success ? 1 : 0;
     return (transition) => {
       const t = this.trajectoryOf[transition];

@@ -96,6 +96,9 @@ describe('ReplayBuffer', () => {
       const excluded = await buffer.retrieve(key, 8, { excludeTrajectory: real[0]?.id as string });
       expect(excluded.some((r) => r.trajectoryId === real[0]?.id)).toBe(false);
       expect(await buffer.retrieve(key, 8, { env: 'household' })).toEqual([]);
+      await expect(buffer.retrieve(key, 8, { provenance: 'simulated' as never })).rejects.toThrow(
+        /unknown provenance "simulated"; use real-offline, real-online or synthetic/,
+      );
       const similarities = onlySynthetic.map((r) => r.similarity);
       expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
       await buffer.close();
