@@ -15,7 +15,7 @@ export function evalCommand(program: Command): void {
     .requiredOption('--env <name>', 'env, e.g. webshop')
     .requiredOption(
       '--policy <name|dir>',
-      'random, expert, llm (with --llm-url and --llm-model), or a run folder saved by dreamgym train',
+      'random, expert, explorer (household; acts only on what it sees), llm (with --llm-url and --llm-model), or a run folder saved by dreamgym train',
     )
     .option('--split <split>', 'task split: train or test', splitOption, 'test')
     .option('--episodes <n>', 'episodes (one per task)', intOption(1), 200)
