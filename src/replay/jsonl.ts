@@ -1,17 +1,17 @@
 import type { Provenance } from '../core/types.ts';
-import { readTrajectories, TrajectoryWriter } from '../data/trajectory-file.ts';
+import { readTrajectoriesStream, TrajectoryWriter } from '../data/trajectory-file.ts';
 import type { ReplayBuffer } from './replay-buffer.ts';
 
 /**
  * Imports a trajectory JSONL file into the buffer, all or nothing: a malformed line fails the
- * whole import with `file:line` before anything is written.
+ * whole import with `file:line` and nothing is kept. Read line by line in one transaction, so a
+ * file of millions of transitions is never held in memory.
  */
 export async function importJsonl(
   buffer: ReplayBuffer,
   path: string,
 ): Promise<{ added: number; skipped: number }> {
-  const trajectories = await readTrajectories(path);
-  return buffer.add(trajectories);
+  return buffer.addStream(readTrajectoriesStream(path));
 }
 
 /** Writes the buffer's trajectories (optionally one env or provenance) as trajectory JSONL. */

@@ -285,6 +285,28 @@ describe('ReplayBuffer', () => {
 });
 
 describe('JSONL import and export', () => {
+  it('streams a source into one transaction, as add would store it, skipping known ids', async () => {
+    async function* source() {
+      yield* real.slice(0, 20);
+      yield* [...real.slice(10, 60), ...synthetic];
+    }
+    const streamed = ReplayBuffer.open({ chunkSize: 7, annThreshold: 100 });
+    await streamed.add(real.slice(0, 5));
+    expect(await streamed.addStream(source())).toEqual({ added: 85, skipped: 15 });
+    const added = ReplayBuffer.open({ annThreshold: 100 });
+    await added.add([...real, ...synthetic]);
+    expect([...streamed.trajectories()]).toEqual([...added.trajectories()]);
+    expect(streamed.stats().retrieval).toBe('ann');
+    const key = transitions(synthetic[4] as Trajectory)[0] as NonNullable<
+      ReturnType<typeof transitions>[number]
+    >;
+    expect(await streamed.retrieve(key, 8, { provenance: 'synthetic' })).toEqual(
+      await added.retrieve(key, 8, { provenance: 'synthetic' }),
+    );
+    await streamed.close();
+    await added.close();
+  });
+
   it('round-trips through a file', async () => {
     const dir = tempDir();
     const buffer = ReplayBuffer.open();
@@ -300,10 +322,12 @@ describe('JSONL import and export', () => {
     const lines = real.slice(0, 5).map(encodeTrajectory);
     lines.splice(3, 0, '{"format":"dreamgym.trajectory","version":1,"id":');
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const buffer = ReplayBuffer.open();
+    // Small chunks: the lines before the bad one are written before it is read, then rolled back.
+    const buffer = ReplayBuffer.open({ chunkSize: 2 });
     const error = await importJsonl(buffer, file).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataFormatError);
     expect((error as DataFormatError).message).toContain(`${file}:4`);
     expect(buffer.stats().trajectories).toBe(0);
+    expect(buffer.integrityCheck()).toBe('ok');
   });
 });

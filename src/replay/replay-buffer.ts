@@ -173,6 +173,56 @@ export class ReplayBuffer {
     return run;
   }
 
+  /**
+   * Adds every trajectory a source yields (a JSONL file read line by line, say) in one
+   * transaction, a chunk at a time, so a source of millions of transitions is never held in
+   * memory: all of them or, on any error — the source's own included — none. Trajectories whose
+   * id is already stored are skipped. Runs in turn with `add`, and holds readers off like a bulk
+   * add.
+   */
+  addStream(source: AsyncIterable<Trajectory>): Promise<{ added: number; skipped: number }> {
+    this.assertOpen();
+    const run = this.writes.then(async () => {
+      this.assertOpen();
+      const counts = { added: 0, skipped: 0 };
+      await this.bulkInsert(this.freshChunks(source, counts), { keepVectors: false });
+      this.retrievals.clear();
+      // The index catches up from the database; the filter columns reload when next needed.
+      this.filters = undefined;
+      if (this.ann || this.count() > this.annThreshold) this.syncAnn();
+      return counts;
+    });
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The source's trajectories not stored yet, in chunks of about `chunkSize` transitions. */
+  private async *freshChunks(
+    source: AsyncIterable<Trajectory>,
+    counts: { added: number; skipped: number },
+  ): AsyncGenerator<Trajectory[]> {
+    const known = this.sql('SELECT 1 FROM trajectories WHERE id = ?').pluck();
+    const seen = new Set<string>();
+    let chunk: Trajectory[] = [];
+    let steps = 0;
+    for await (const t of source) {
+      if (seen.has(t.id) || known.get(t.id)) {
+        counts.skipped++;
+        continue;
+      }
+      seen.add(t.id);
+      counts.added++;
+      chunk.push(t);
+      steps += t.steps.length;
+      if (steps >= this.chunkSize) {
+        yield chunk;
+        chunk = [];
+        steps = 0;
+      }
+    }
+    if (chunk.length > 0) yield chunk;
+  }
+
   private async addNow(
     trajectories: readonly Trajectory[],
   ): Promise<{ added: number; skipped: number }> {
@@ -186,7 +236,9 @@ export class ReplayBuffer {
     });
     const chunks = chunked(fresh, this.chunkSize);
     const { written, vectors } =
-      chunks.length > 1 ? await this.bulkInsert(chunks) : await this.insertOne(fresh);
+      chunks.length > 1
+        ? await this.bulkInsert(inOrder(chunks), { keepVectors: true })
+        : await this.insertOne(fresh);
     this.retrievals.clear();
     if (this.ann) {
       this.ann.add(written.rowids, vectors);
@@ -212,10 +264,21 @@ export class ReplayBuffer {
     return { written, vectors };
   }
 
-  /** Writes chunk i while chunk i + 1 is being embedded, all in one transaction. */
-  private async bulkInsert(chunks: readonly Trajectory[][]) {
+  /**
+   * Writes chunk i while chunk i + 1 is being read and embedded, all in one transaction. Keeps
+   * the vectors for the ANN index only when asked (a stream's would not fit in memory).
+   */
+  private async bulkInsert(
+    chunks: AsyncIterator<Trajectory[]>,
+    { keepVectors }: { keepVectors: boolean },
+  ) {
     const written: Written = { rowids: [], trajectoryOf: [], trajectories: [] };
     const vectors: Float32Array[] = [];
+    const embedNext = async () => {
+      const next = await chunks.next();
+      if (next.done) return undefined;
+      return { chunk: next.value, vectors: await this.encoder.encode(transitionKeys(next.value)) };
+    };
     let done = () => {};
     this.bulkAdd = new Promise<void>((resolve) => {
       done = resolve;
@@ -223,23 +286,22 @@ export class ReplayBuffer {
     this.db.pragma('foreign_keys = OFF');
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      let next = this.encoder.encode(transitionKeys(chunks[0] as Trajectory[]));
-      for (let i = 0; i < chunks.length; i++) {
-        const chunk = chunks[i] as Trajectory[];
-        const chunkVectors = await next;
-        if (i + 1 < chunks.length) {
-          next = this.encoder.encode(transitionKeys(chunks[i + 1] as Trajectory[]));
-          next.catch(() => undefined); // awaited next round; this only keeps an early exit quiet
+      let next = embedNext();
+      for (let current = await next; current; current = await next) {
+        next = embedNext();
+        next.catch(() => undefined); // awaited next round; this only keeps an early exit quiet
+        const part = this.insert(current.chunk, current.vectors);
+        if (keepVectors) {
+          written.rowids.push(...part.rowids);
+          written.trajectoryOf.push(...part.trajectoryOf);
+          written.trajectories.push(...part.trajectories);
+          vectors.push(...current.vectors);
         }
-        const part = this.insert(chunk, chunkVectors);
-        written.rowids.push(...part.rowids);
-        written.trajectoryOf.push(...part.trajectoryOf);
-        written.trajectories.push(...part.trajectories);
-        vectors.push(...chunkVectors);
       }
       this.db.exec('COMMIT');
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      await chunks.return?.();
       throw error;
     } finally {
       this.db.pragma('foreign_keys = ON');
@@ -853,6 +915,11 @@ interface FetchRow {
   taskId: string;
   provenance: Provenance;
   policyId: string;
+}
+
+/** An async iterator over an array's items. */
+async function* inOrder<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
 }
 
 /** The retrieval keys of trajectories' transitions, in order. */
