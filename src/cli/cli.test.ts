@@ -71,7 +71,9 @@ describe('dreamgym CLI', () => {
       '--out',
       '/tmp/never.jsonl',
     ]);
-    expect(badPolicy.stderr).toMatch(/unknown policy "oracle"; available: expert, random/);
+    expect(badPolicy.stderr).toMatch(
+      /unknown policy "oracle"; available: expert, explorer, random, llm/,
+    );
   });
 
   it('play runs an episode from typed input', () => {
