@@ -196,38 +196,19 @@ describe('ReplayBuffer', () => {
   });
 
   it('writes a bulk add in chunks, all or nothing, and holds readers off meanwhile', async () => {
-    // An encoder that holds batches back until the test lets them go (queries pass at once).
-    const inner = new TransitionEncoder();
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let started = () => {};
-    const batchStarted = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const gated = {
-      id: inner.id,
-      dimensions: inner.dimensions,
-      encode: async (keys: Parameters<TransitionEncoder['encode']>[0]) => {
-        if (keys.length > 1) {
-          started();
-          await released;
-        }
-        return inner.encode(keys);
-      },
-    };
+    const gate = gatedEncoder();
+    const gated = gate.encoder;
     const chunked = ReplayBuffer.open({ chunkSize: 20, encoder: gated });
     const whole = ReplayBuffer.open({ chunkSize: 1_000_000 });
     const adding = chunked.add([...real, ...synthetic]);
-    await batchStarted;
+    await gate.started;
     expect(() => chunked.stats()).toThrow(/while add\(\) is writing a bulk batch.*await the add/);
     const key = transitions(synthetic[7] as Trajectory)[1] as NonNullable<
       ReturnType<typeof transitions>[number]
     >;
     // A retrieval started mid-add waits for the commit and sees the whole batch.
     const during = chunked.retrieve(key, 3, { provenance: 'synthetic' });
-    release();
+    gate.release();
     await adding;
     expect((await during)[0]?.trajectoryId).toBe(synthetic[7]?.id);
     await whole.add([...real, ...synthetic]);
@@ -247,6 +228,27 @@ describe('ReplayBuffer', () => {
     });
     await chunked.close();
     await whole.close();
+  });
+
+  it('a retrieval during a bulk add into an ANN-backed buffer sees the batch in the index', async () => {
+    const gate = gatedEncoder();
+    gate.holding = false;
+    const buffer = ReplayBuffer.open({ chunkSize: 20, annThreshold: 50, encoder: gate.encoder });
+    await buffer.add(real.slice(0, 20));
+    expect(buffer.stats().retrieval).toBe('ann');
+    gate.holding = true;
+    const adding = buffer.add(real.slice(20));
+    await gate.started;
+    const key = transitions(real[40] as Trajectory)[1] as NonNullable<
+      ReturnType<typeof transitions>[number]
+    >;
+    const during = buffer.retrieve(key, 3);
+    gate.release();
+    await adding;
+    const [best] = await during;
+    expect(best?.trajectoryId).toBe(real[40]?.id);
+    expect(best?.similarity).toBeCloseTo(1, 4);
+    await buffer.close();
   });
 
   it('indexes vectors embedded on the worker thread (views into one buffer) correctly', async () => {
@@ -331,3 +333,36 @@ describe('JSONL import and export', () => {
     expect(buffer.integrityCheck()).toBe('ok');
   });
 });
+
+/**
+ * An encoder that holds batches (more than one key) back until `release()`, while `holding`;
+ * `started` settles when the first held batch arrives. Single-key queries pass at once.
+ */
+function gatedEncoder() {
+  const inner = new TransitionEncoder();
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let start = () => {};
+  const started = new Promise<void>((resolve) => {
+    start = resolve;
+  });
+  const gate = {
+    holding: true,
+    started,
+    release: () => release(),
+    encoder: {
+      id: inner.id,
+      dimensions: inner.dimensions,
+      encode: async (keys: Parameters<TransitionEncoder['encode']>[0]) => {
+        if (gate.holding && keys.length > 1) {
+          start();
+          await released;
+        }
+        return inner.encode(keys);
+      },
+    },
+  };
+  return gate;
+}

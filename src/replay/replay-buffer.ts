@@ -182,16 +182,18 @@ export class ReplayBuffer {
    */
   addStream(source: AsyncIterable<Trajectory>): Promise<{ added: number; skipped: number }> {
     this.assertOpen();
-    const run = this.writes.then(async () => {
-      this.assertOpen();
-      const counts = { added: 0, skipped: 0 };
-      await this.bulkInsert(this.freshChunks(source, counts), { keepVectors: false });
-      this.retrievals.clear();
-      // The index catches up from the database; the filter columns reload when next needed.
-      this.filters = undefined;
-      if (this.ann || this.count() > this.annThreshold) this.syncAnn();
-      return counts;
-    });
+    const run = this.writes.then(() =>
+      this.holdingReaders(async () => {
+        this.assertOpen();
+        const counts = { added: 0, skipped: 0 };
+        await this.bulkInsert(this.freshChunks(source, counts), { keepVectors: false });
+        this.retrievals.clear();
+        // The index catches up from the database; the filter columns reload when next needed.
+        this.filters = undefined;
+        if (this.ann || this.count() > this.annThreshold) this.syncAnn();
+        return counts;
+      }),
+    );
     this.writes = run.catch(() => undefined);
     return run;
   }
@@ -235,10 +237,24 @@ export class ReplayBuffer {
       return true;
     });
     const chunks = chunked(fresh, this.chunkSize);
-    const { written, vectors } =
-      chunks.length > 1
-        ? await this.bulkInsert(inOrder(chunks), { keepVectors: true })
-        : await this.insertOne(fresh);
+    if (chunks.length > 1) {
+      await this.holdingReaders(async () => {
+        const { written, vectors } = await this.bulkInsert(inOrder(chunks), { keepVectors: true });
+        this.indexWritten(written, vectors);
+      });
+    } else {
+      const vectors = await this.encoder.encode(transitionKeys(fresh));
+      // Written and indexed synchronously: no reader can come in between.
+      const written = this.withoutForeignKeyChecks(() =>
+        this.db.transaction(() => this.insert(fresh, vectors))(),
+      );
+      this.indexWritten(written, vectors);
+    }
+    return { added: fresh.length, skipped: trajectories.length - fresh.length };
+  }
+
+  /** Brings the memo, the ANN index and the filter columns up to date after a commit. */
+  private indexWritten(written: Written, vectors: readonly Float32Array[]): void {
     this.retrievals.clear();
     if (this.ann) {
       this.ann.add(written.rowids, vectors);
@@ -253,15 +269,23 @@ export class ReplayBuffer {
         this.filters?.addTransition(rowid, written.trajectoryOf[i] as number);
       });
     }
-    return { added: fresh.length, skipped: trajectories.length - fresh.length };
   }
 
-  private async insertOne(trajectories: readonly Trajectory[]) {
-    const vectors = await this.encoder.encode(transitionKeys(trajectories));
-    const written = this.withoutForeignKeyChecks(() =>
-      this.db.transaction(() => this.insert(trajectories, vectors))(),
-    );
-    return { written, vectors };
+  /**
+   * Runs a bulk write that keeps its transaction open across awaits, with `retrieve` waiting and
+   * the synchronous readers refusing until it has committed and the indexes are up to date.
+   */
+  private async holdingReaders<T>(body: () => Promise<T>): Promise<T> {
+    let done = () => {};
+    this.bulkAdd = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    try {
+      return await body();
+    } finally {
+      this.bulkAdd = undefined;
+      done();
+    }
   }
 
   /**
@@ -279,10 +303,6 @@ export class ReplayBuffer {
       if (next.done) return undefined;
       return { chunk: next.value, vectors: await this.encoder.encode(transitionKeys(next.value)) };
     };
-    let done = () => {};
-    this.bulkAdd = new Promise<void>((resolve) => {
-      done = resolve;
-    });
     this.db.pragma('foreign_keys = OFF');
     this.db.exec('BEGIN IMMEDIATE');
     try {
@@ -305,8 +325,6 @@ export class ReplayBuffer {
       throw error;
     } finally {
       this.db.pragma('foreign_keys = ON');
-      this.bulkAdd = undefined;
-      done();
     }
     return { written, vectors };
   }
