@@ -289,8 +289,9 @@ export class ReplayBuffer {
   }
 
   /**
-   * Writes chunk i while chunk i + 1 is being read and embedded, all in one transaction. Keeps
-   * the vectors for the ANN index only when asked (a stream's would not fit in memory).
+   * Writes chunk i while chunk i + 1 is being embedded, all in one transaction: chunk i + 1 is
+   * read and sent to the encoder before chunk i is written. Keeps the vectors for the ANN index
+   * only when asked (a stream's would not fit in memory).
    */
   private async bulkInsert(
     chunks: AsyncIterator<Trajectory[]>,
@@ -298,24 +299,27 @@ export class ReplayBuffer {
   ) {
     const written: Written = { rowids: [], trajectoryOf: [], trajectories: [] };
     const vectors: Float32Array[] = [];
-    const embedNext = async () => {
-      const next = await chunks.next();
-      if (next.done) return undefined;
-      return { chunk: next.value, vectors: await this.encoder.encode(transitionKeys(next.value)) };
+    const embed = (chunk: Trajectory[]) => {
+      const pending = this.encoder.encode(transitionKeys(chunk));
+      pending.catch(() => undefined); // awaited in its turn; this only keeps an early exit quiet
+      return pending;
     };
     this.db.pragma('foreign_keys = OFF');
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      let next = embedNext();
-      for (let current = await next; current; current = await next) {
-        next = embedNext();
-        next.catch(() => undefined); // awaited next round; this only keeps an early exit quiet
-        const part = this.insert(current.chunk, current.vectors);
+      let next = await chunks.next();
+      let embedding = next.done ? undefined : embed(next.value);
+      while (!next.done) {
+        const chunk = next.value;
+        const chunkVectors = embedding as Promise<Float32Array[]>;
+        next = await chunks.next();
+        embedding = next.done ? undefined : embed(next.value);
+        const part = this.insert(chunk, await chunkVectors);
         if (keepVectors) {
           written.rowids.push(...part.rowids);
           written.trajectoryOf.push(...part.trajectoryOf);
           written.trajectories.push(...part.trajectories);
-          vectors.push(...current.vectors);
+          vectors.push(...(await chunkVectors));
         }
       }
       this.db.exec('COMMIT');
