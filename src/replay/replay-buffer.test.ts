@@ -202,6 +202,9 @@ describe('ReplayBuffer', () => {
     const whole = ReplayBuffer.open({ chunkSize: 1_000_000 });
     const adding = chunked.add([...real, ...synthetic]);
     await gate.started;
+    await new Promise((resolve) => setImmediate(resolve));
+    // Pipelined: the second chunk is sent to the encoder before the first is written.
+    expect(gate.calls).toBe(2);
     expect(() => chunked.stats()).toThrow(/while add\(\) is writing a bulk batch.*await the add/);
     const key = transitions(synthetic[7] as Trajectory)[1] as NonNullable<
       ReturnType<typeof transitions>[number]
@@ -350,12 +353,15 @@ function gatedEncoder() {
   });
   const gate = {
     holding: true,
+    /** Batches asked for so far. */
+    calls: 0,
     started,
     release: () => release(),
     encoder: {
       id: inner.id,
       dimensions: inner.dimensions,
       encode: async (keys: Parameters<TransitionEncoder['encode']>[0]) => {
+        if (keys.length > 1) gate.calls++;
         if (gate.holding && keys.length > 1) {
           start();
           await released;
