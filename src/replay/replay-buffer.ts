@@ -94,7 +94,9 @@ const REAL: readonly Provenance[] = ['real-offline', 'real-online'];
 /**
  * The replay buffer: trajectories with provenance in SQLite (WAL), every transition embedded for
  * similarity retrieval. Retrieval is exact (sqlite-vec) up to `annThreshold` transitions and
- * approximate (HNSW, persisted beside the database as `<path>.usearch`) beyond.
+ * approximate (HNSW, persisted beside the database as `<path>.usearch`) beyond, its candidates
+ * filtered in memory ({@link FilterIndex}). Writes run one at a time, each one transaction; bulk
+ * writes embed on a worker thread ({@link ThreadedTransitionEncoder}) while writing.
  */
 export class ReplayBuffer {
   readonly path: string;
