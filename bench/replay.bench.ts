@@ -22,6 +22,8 @@ import { ReplayBuffer, type RetrievedTransition } from '../src/replay/replay-buf
 import { measure } from './measure.ts';
 
 const SIZES = (process.env.BENCH_REPLAY_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+/** The HNSW build's candidate list (efConstruction); BENCH_REPLAY_EF_ADD tries another. */
+const EXPANSION_ADD = Number(process.env.BENCH_REPLAY_EF_ADD ?? 128);
 const catalog = { seed: 0, size: 10_000 };
 const products = getCatalog(catalog);
 const env = makeWebShop({ catalog });
@@ -104,6 +106,7 @@ export default async function replayBench() {
         path: join(dir, 'buffer.db'),
         annThreshold: 50_000,
         memoSize: 0,
+        ann: { expansionAdd: EXPANSION_ADD },
       });
       const buildMs = performance.now() - buildStart;
       const reference = openExact();
@@ -137,7 +140,7 @@ export default async function replayBench() {
           path: join(dir, 'buffer.db'),
           annThreshold: 50_000,
           memoSize: 0,
-          ann: { expansionSearch },
+          ann: { expansionSearch, expansionAdd: EXPANSION_ADD },
         });
         const tunedRecall = await recallOf(tuned);
         const tunedMs = await latencyOf(tuned);
