@@ -23,7 +23,9 @@ describe('dreamgym fidelity', () => {
     expect(report).toContain('## Free-running (household-explorer(eps=0.3)');
     const json = JSON.parse(readFileSync(join(out, 'fidelity.json'), 'utf8'));
     expect(json.freeRunning.episodes).toBe(6);
-    expect(json.freeRunning.real.successRate).toBeGreaterThanOrEqual(0);
+    // The explorer can play both envs (the scene-reading expert could not play a synthetic room).
+    expect(json.freeRunning.real.successRate).toBeGreaterThan(0);
+    expect(json.freeRunning.synthetic.successRate).toBeGreaterThan(0);
     expect(json.teacherForced.transitions).toBeGreaterThan(6);
   }, 60_000);
 

@@ -72,16 +72,7 @@ export class FilterIndex {
     const provenances =
       filter.provenance === undefined
         ? undefined
-        : new Set(
-            [filter.provenance].flat().map((p) => {
-              const code = PROVENANCES.indexOf(p);
-              if (code < 0)
-                throw new RangeError(
-                  `unknown provenance "${p}"; use real-offline, real-online or synthetic.`,
-                );
-              return code;
-            }),
-          );
+        : new Set([filter.provenance].flat().map((p) => PROVENANCES.indexOf(checkProvenance(p))));
     const success = filter.success === undefined ? undefined : filter.success ? 1 : 0;
     return (transition) => {
       const t = this.trajectoryOf[transition];
@@ -94,6 +85,14 @@ export class FilterIndex {
       );
     };
   }
+}
+
+/** `p` if it is a provenance; else an error that lists them. */
+export function checkProvenance(p: string): Provenance {
+  if (!(PROVENANCES as readonly string[]).includes(p)) {
+    throw new RangeError(`unknown provenance "${p}"; use real-offline, real-online or synthetic.`);
+  }
+  return p as Provenance;
 }
 
 /** `array`, or a copy twice as long or more, so that index `i` fits. */

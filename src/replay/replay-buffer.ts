@@ -14,9 +14,10 @@ import {
   type Task,
   type Trajectory,
   type Transition,
+  transitions,
 } from '../core/types.ts';
 import { AnnIndex, type AnnOptions } from './ann-index.ts';
-import { FilterIndex, type RetrieveFilter } from './filter-index.ts';
+import { checkProvenance, FilterIndex, type RetrieveFilter } from './filter-index.ts';
 import { BufferSchemaError, migrate } from './schema.ts';
 import { ThreadedTransitionEncoder } from './threaded-encoder.ts';
 import type { KeyEncoder, TransitionKey } from './transition-encoder.ts';
@@ -231,20 +232,16 @@ export class ReplayBuffer {
     trajectories: readonly Trajectory[],
   ): Promise<{ added: number; skipped: number }> {
     this.assertOpen();
-    const known = this.sql('SELECT 1 FROM trajectories WHERE id = ?').pluck();
-    const seen = new Set<string>();
-    const fresh = trajectories.filter((t) => {
-      if (seen.has(t.id) || known.get(t.id)) return false;
-      seen.add(t.id);
-      return true;
-    });
-    const chunks = chunked(fresh, this.chunkSize);
+    const counts = { added: 0, skipped: 0 };
+    const chunks: Trajectory[][] = [];
+    for await (const chunk of this.freshChunks(inOrder(trajectories), counts)) chunks.push(chunk);
     if (chunks.length > 1) {
       await this.holdingReaders(async () => {
         const { written, vectors } = await this.bulkInsert(inOrder(chunks), { keepVectors: true });
         this.indexWritten(written, vectors);
       });
     } else {
+      const fresh = chunks[0] ?? [];
       const vectors = await this.encoder.encode(transitionKeys(fresh));
       // Written and indexed synchronously: no reader can come in between.
       const written = this.withoutForeignKeyChecks(() =>
@@ -252,7 +249,7 @@ export class ReplayBuffer {
       );
       this.indexWritten(written, vectors);
     }
-    return { added: fresh.length, skipped: trajectories.length - fresh.length };
+    return counts;
   }
 
   /** Brings the memo, the ANN index and the filter columns up to date after a commit. */
@@ -316,12 +313,13 @@ export class ReplayBuffer {
         const chunkVectors = embedding as Promise<Float32Array[]>;
         next = await chunks.next();
         embedding = next.done ? undefined : embed(next.value);
-        const part = this.insert(chunk, await chunkVectors);
+        const embedded = await chunkVectors;
+        const part = this.insert(chunk, embedded);
         if (keepVectors) {
           written.rowids.push(...part.rowids);
           written.trajectoryOf.push(...part.trajectoryOf);
           written.trajectories.push(...part.trajectories);
-          vectors.push(...(await chunkVectors));
+          vectors.push(...embedded);
         }
       }
       this.db.exec('COMMIT');
@@ -948,32 +946,7 @@ async function* inOrder<T>(items: readonly T[]): AsyncGenerator<T> {
 
 /** The retrieval keys of trajectories' transitions, in order. */
 function transitionKeys(trajectories: readonly Trajectory[]): TransitionKey[] {
-  const keys: TransitionKey[] = [];
-  for (const t of trajectories) {
-    t.steps.forEach((step, i) => {
-      keys.push({
-        state: i === 0 ? t.initial : (t.steps[i - 1] as Step).observation,
-        action: step.action,
-        task: t.task,
-      });
-    });
-  }
-  return keys;
-}
-
-/** Consecutive runs of whole trajectories with about `size` transitions each (at least one run). */
-function chunked(trajectories: readonly Trajectory[], size: number): Trajectory[][] {
-  const chunks: Trajectory[][] = [[]];
-  let steps = 0;
-  for (const t of trajectories) {
-    if (steps >= size) {
-      chunks.push([]);
-      steps = 0;
-    }
-    (chunks.at(-1) as Trajectory[]).push(t);
-    steps += t.steps.length;
-  }
-  return chunks;
+  return trajectories.flatMap(transitions);
 }
 
 /** SHA-1 of a string: the one-shot `crypto.hash` where Node has it (≥ 20.12), else a Hash object. */
@@ -1006,13 +979,6 @@ function fileSize(path: string): number {
 export function teacherReasoning(step: { info?: StepInfo }): string | undefined {
   const reasoning = step.info?.teacherReasoning;
   return typeof reasoning === 'string' ? reasoning : undefined;
-}
-
-function checkProvenance(p: string): Provenance {
-  if (p !== 'real-offline' && p !== 'real-online' && p !== 'synthetic') {
-    throw new RangeError(`unknown provenance "${p}"; use real-offline, real-online or synthetic.`);
-  }
-  return p;
 }
 
 /**
