@@ -1,0 +1,119 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+import { DreamGymError } from '../../../core/errors.ts';
+
+/** No Chromium could be found or started. The message names both ways to get one. */
+export class BrowserNotFoundError extends DreamGymError {
+  override name = 'BrowserNotFoundError';
+}
+
+/** Where Debian and other distributions put their Chromium. */
+const SYSTEM_CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
+
+const HOW_TO_GET_ONE =
+  'Install one: on Debian/Ubuntu `apt-get update && apt-get install -y chromium` (or `npm run setup`, which does that), ' +
+  'or elsewhere `npx playwright install chromium`; or point DREAMGYM_CHROMIUM at a Chromium/Chrome executable.';
+
+/**
+ * The Chromium executable to drive: `DREAMGYM_CHROMIUM` if set, else a system Chromium, else the
+ * one Playwright installed (`npx playwright install chromium`). Throws {@link BrowserNotFoundError}
+ * naming both ways to get one.
+ */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
+  const named = env.DREAMGYM_CHROMIUM;
+  if (named) {
+    if (!existsSync(named)) {
+      throw new BrowserNotFoundError(
+        `DREAMGYM_CHROMIUM=${named} does not exist. ${HOW_TO_GET_ONE}`,
+      );
+    }
+    return named;
+  }
+  for (const candidate of SYSTEM_CANDIDATES) if (existsSync(candidate)) return candidate;
+  let playwrights: string | undefined;
+  try {
+    playwrights = chromium.executablePath();
+  } catch {
+    playwrights = undefined;
+  }
+  if (playwrights && existsSync(playwrights)) return playwrights;
+  throw new BrowserNotFoundError(`no Chromium found. ${HOW_TO_GET_ONE}`);
+}
+
+/**
+ * Flags for a headless Chromium on a machine with no network: no background traffic, no
+ * component updates, no first-run UI, no sync; no sandbox when running as root (Chromium refuses
+ * to start otherwise).
+ */
+export function chromiumArgs(): string[] {
+  const args = [
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+    '--disable-default-apps',
+    '--disable-extensions',
+    '--no-default-browser-check',
+    '--metrics-recording-only',
+    '--disable-dev-shm-usage',
+  ];
+  if (process.getuid?.() === 0) args.push('--no-sandbox');
+  return args;
+}
+
+export interface LaunchOptions {
+  /** Executable to run; default {@link findChromium}. */
+  executablePath?: string;
+  /** Default true. */
+  headless?: boolean;
+}
+
+/**
+ * A running Chromium. Playwright gives it a fresh temporary user-data dir and removes it on close.
+ */
+export interface LaunchedBrowser {
+  browser: Browser;
+  executablePath: string;
+  /** Closes the browser, every context with it. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one headless Chromium. One browser serves many episodes: give each its own
+ * `browser.newContext()`. A browser that fails to start is a {@link BrowserNotFoundError} with
+ * Chromium's own words and the fix.
+ */
+export async function launchChromium(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
+  const executablePath = options.executablePath ?? findChromium();
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath,
+      headless: options.headless ?? true,
+      args: chromiumArgs(),
+      // Our own handlers close the browser; Playwright's would race them on Ctrl-C.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+  } catch (error) {
+    throw new BrowserNotFoundError(
+      `Chromium at ${executablePath} failed to start: ${(error as Error).message.split('\n')[0]}. ${HOW_TO_GET_ONE}`,
+    );
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    browser,
+    executablePath,
+    close() {
+      closing ??= browser.close().catch(() => undefined);
+      return closing;
+    },
+  };
+}
