@@ -97,3 +97,27 @@ export const SITE_PLACEHOLDERS: Record<string, string> = {
 
 /** Alternatives in a WebArena reference string are joined by this. */
 export const OR_SEPARATOR = ' |OR| ';
+
+/**
+ * `config` with every site placeholder replaced by its base URL in `urls` (site name → URL, as a
+ * {@link SiteSession} gives them), in every string field. Placeholders of sites not in `urls` stay.
+ */
+export function substituteSites(
+  config: WebArenaConfig,
+  urls: Readonly<Record<string, string>>,
+): WebArenaConfig {
+  const pairs = Object.entries(urls)
+    .map(([site, url]) => [SITE_PLACEHOLDERS[site], url.replace(/\/+$/, '')] as const)
+    .filter((pair): pair is readonly [string, string] => pair[0] !== undefined);
+  const replace = (value: unknown): unknown => {
+    if (typeof value === 'string') {
+      return pairs.reduce((text, [placeholder, url]) => text.replaceAll(placeholder, url), value);
+    }
+    if (Array.isArray(value)) return value.map(replace);
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replace(v)]));
+    }
+    return value;
+  };
+  return replace(config) as WebArenaConfig;
+}
