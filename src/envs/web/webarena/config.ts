@@ -17,6 +17,8 @@ export const RequiredContentsSchema = z
     /** Each entry may list alternatives joined by ` |OR| `; every entry must be matched. */
     must_include: z.array(z.string()).optional(),
     must_exclude: z.array(z.string()).optional(),
+    /** WebArena-Lite: facts an LLM judge checks the located text against. */
+    fuzzy_match: z.array(z.string()).optional(),
   })
   .passthrough();
 
@@ -26,10 +28,12 @@ export const ProgramHtmlCheckSchema = z
     url: z.string(),
     /**
      * JavaScript evaluated on that page whose result is the text to check (e.g.
-     * `document.querySelector('.title').outerText`); empty means the page's whole text.
-     * WebArena's `func:…` helpers are accepted where our evaluator implements them.
+     * `document.querySelector('.title').outerText`); empty means the page's whole HTML, as in
+     * WebArena. WebArena's `func:…` helpers are accepted where our evaluator implements them.
      */
     locator: z.string(),
+    /** JavaScript statements run on the page before the locator (WebArena); errors are ignored. */
+    prep_actions: z.array(z.string()).optional(),
     required_contents: RequiredContentsSchema,
   })
   .passthrough();
@@ -37,7 +41,13 @@ export const ProgramHtmlCheckSchema = z
 export const ReferenceAnswersSchema = z
   .object({
     exact_match: z.union([z.string(), z.number()]).optional(),
-    must_include: z.array(z.union([z.string(), z.number()])).optional(),
+    /** Every entry must be in the answer. A lone string (one WebArena-Lite task has one) is one entry. */
+    must_include: z
+      .union([z.array(z.union([z.string(), z.number()])), z.string()])
+      .transform((value) => (typeof value === 'string' ? [value] : value))
+      .optional(),
+    /** WebArena-Lite: phrases the answer must not contain. */
+    must_exclude: z.array(z.string()).optional(),
     /** A list of facts for an LLM judge, or `N/A` for an unachievable task. */
     fuzzy_match: z.union([z.array(z.string()), z.string()]).optional(),
   })
