@@ -24,8 +24,10 @@ export interface CheckOutcome {
 
 /**
  * An episode's evaluation: reward 1 when every configured check passed, else 0. `undecided` is
- * true when some check needs an LLM judge and none was configured: the reward is then 0 and the
- * outcome must be reported as "needs a judge", never counted as a plain failure.
+ * true when some check could not be decided: it needs an LLM judge and none was configured (or
+ * the judge failed), it uses a WebArena helper we cannot run, or its page did not load. The
+ * reward is then 0 and the outcome must be reported as undecided (the check's `detail` says
+ * why), never counted as a plain failure.
  */
 export interface Evaluation {
   reward: 0 | 1;
