@@ -1,0 +1,165 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { BrowserContext } from 'playwright-core';
+import { ConfigError, TaskError } from '../../../core/errors.ts';
+import { SITE_PLACEHOLDERS, type WebArenaConfig } from '../webarena/config.ts';
+import { type LoginHook, webarenaLoginHooks } from './logins.ts';
+import type { SiteProvider, SiteSession } from './site-provider.ts';
+import { readStorageState, type StorageState } from './storage-state.ts';
+
+/** WebArena's site names (`sites` in configs), each also the lower case of its env variable. */
+export const WEBARENA_SITES = Object.keys(SITE_PLACEHOLDERS);
+
+function checkedUrl(site: string, url: string, from: string): string {
+  if (!WEBARENA_SITES.includes(site)) {
+    throw new ConfigError(
+      `unknown site "${site}" in ${from}; WebArena's sites are ${WEBARENA_SITES.join(', ')}.`,
+    );
+  }
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
+    throw new ConfigError(
+      `"${url}" for site ${site} (${from}) is not an http(s) URL; write e.g. ${site}=http://HOST:PORT.`,
+    );
+  }
+  return url.replace(/\/+$/, '');
+}
+
+/**
+ * Site URLs from `NAME=URL` pairs, as the CLI's repeated `--site` flag gives them
+ * (e.g. `reddit=http://localhost:9999`).
+ */
+export function parseSiteFlags(pairs: readonly string[]): Record<string, string> {
+  const urls: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) {
+      throw new ConfigError(
+        `--site "${pair}" is not NAME=URL; write e.g. --site reddit=http://HOST:9999.`,
+      );
+    }
+    const site = pair.slice(0, at).trim();
+    urls[site] = checkedUrl(site, pair.slice(at + 1).trim(), `--site ${pair}`);
+  }
+  return urls;
+}
+
+/**
+ * Site URLs from WebArena's own env variables (`SHOPPING`, `SHOPPING_ADMIN`, `REDDIT`, `GITLAB`,
+ * `MAP`, `WIKIPEDIA`, `HOMEPAGE`), those that are set.
+ */
+export function sitesFromEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const urls: Record<string, string> = {};
+  for (const site of WEBARENA_SITES) {
+    const value = env[site.toUpperCase()];
+    if (value) urls[site] = checkedUrl(site, value, `$${site.toUpperCase()}`);
+  }
+  return urls;
+}
+
+export interface UrlSitesOptions {
+  /** Site name → base URL of the user's deployment; e.g. `{ ...sitesFromEnv(), ...parseSiteFlags(flags) }`. */
+  urls: Record<string, string>;
+  /**
+   * Site name → login hook, run before an episode of a `require_login` task for each of its sites
+   * that has one. Default: {@link webarenaLoginHooks} with accounts from the env. Sites without a
+   * hook (WebArena's map, wikipedia, homepage) need no login.
+   */
+  logins?: Record<string, LoginHook>;
+  /** Where relative `storage_state` paths resolve from. Default: the working directory. */
+  storageStateDir?: string;
+  /**
+   * Log in once per set of sites and give later episodes the saved cookies (default true); false
+   * runs the login hooks before every episode, as WebArena does.
+   */
+  reuseLogins?: boolean;
+}
+
+/**
+ * The sites of a user's own WebArena deployment at fixed URLs. Before each episode, `prepare`
+ * loads the config's `storage_state` file when it exists (it holds the logins, as in WebArena);
+ * otherwise, for a `require_login` task, it runs the login hooks of the task's sites. A task
+ * naming a site with no URL is refused. Episodes share the sites' state: WebArena's tasks that
+ * change a site (`require_reset`) need the user to reset their deployment between runs.
+ */
+export class UrlSites implements SiteProvider {
+  readonly urls: Readonly<Record<string, string>>;
+  private readonly logins: Record<string, LoginHook>;
+  private readonly savedLogins = new Map<string, Promise<StorageState>>();
+
+  constructor(private readonly options: UrlSitesOptions) {
+    this.urls = Object.fromEntries(
+      Object.entries(options.urls).map(([site, url]) => [site, checkedUrl(site, url, 'urls')]),
+    );
+    this.logins = options.logins ?? webarenaLoginHooks();
+  }
+
+  async open(config: WebArenaConfig): Promise<SiteSession> {
+    const urls: Record<string, string> = {};
+    for (const site of config.sites) {
+      const url = this.urls[site];
+      if (url === undefined) {
+        throw new TaskError(
+          `task ${config.task_id} needs the site "${site}" but no URL was given for it; pass ` +
+            `--site ${site}=http://HOST:PORT or set ${site.toUpperCase()}=http://HOST:PORT (WebArena's variable).`,
+        );
+      }
+      urls[site] = url;
+    }
+    return {
+      urls,
+      prepare: (context) => this.prepare(config, urls, context),
+      dispose: async () => undefined,
+    };
+  }
+
+  private async prepare(
+    config: WebArenaConfig,
+    urls: Record<string, string>,
+    context: BrowserContext,
+  ): Promise<void> {
+    const file = config.storage_state
+      ? resolve(this.options.storageStateDir ?? process.cwd(), config.storage_state)
+      : undefined;
+    if (file && existsSync(file)) {
+      await context.setStorageState(readStorageState(file));
+      return;
+    }
+    if (!config.require_login) return;
+    const sites = config.sites.filter((site) => this.logins[site] !== undefined).sort();
+    if (sites.length === 0) return;
+    if (this.options.reuseLogins === false) {
+      await this.logIn(sites, urls, context);
+      return;
+    }
+    const key = sites.join('+');
+    let saved = this.savedLogins.get(key);
+    if (!saved) {
+      saved = this.logIn(sites, urls, context).then(() => context.storageState());
+      this.savedLogins.set(key, saved);
+      // A failed login is not remembered: the next episode tries again.
+      saved.catch(() => this.savedLogins.delete(key));
+      await saved;
+      return;
+    }
+    await context.setStorageState(await saved);
+  }
+
+  private async logIn(
+    sites: readonly string[],
+    urls: Record<string, string>,
+    context: BrowserContext,
+  ): Promise<void> {
+    for (const site of sites) await this.logins[site]?.(context, urls[site] as string);
+  }
+
+  /** Nothing to stop: the sites are the user's. Forgets saved logins. */
+  async close(): Promise<void> {
+    this.savedLogins.clear();
+  }
+}
