@@ -13,6 +13,7 @@ import { llmCommand } from './commands/llm.ts';
 import { playCommand } from './commands/play.ts';
 import { runCommand } from './commands/run.ts';
 import { serveCommand } from './commands/serve.ts';
+import { serveSiteCommand } from './commands/serve-site.ts';
 import { trainCommand } from './commands/train.ts';
 
 // `dreamgym … | head` closes stdout early: stop quietly instead of crashing on EPIPE.
@@ -40,6 +41,7 @@ for (const register of [
   exportSftCommand,
   exportRlCommand,
   serveCommand,
+  serveSiteCommand,
 ]) {
   register(program);
 }
