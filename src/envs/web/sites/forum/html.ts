@@ -9,8 +9,8 @@ import type { ForumUser } from './session.ts';
  * that program_html checks read carry stable ids and data attributes.
  */
 
-/** Pages list 20 items at a time. */
-export const PAGE_SIZE = 20;
+/** Pages list 15 items at a time. */
+export const PAGE_SIZE = 15;
 
 export const SORTS = ['hot', 'new', 'top'] as const;
 export type Sort = (typeof SORTS)[number];
@@ -36,15 +36,14 @@ const STYLE = `
 body{font-family:system-ui,sans-serif;margin:0;color:#1c1c1c;background:#f4f4f2;font-size:15px}
 header{background:#2d4a3e;color:#fff;padding:8px 16px;display:flex;gap:16px;align-items:center;flex-wrap:wrap}
 header a{color:#fff}header .brand{font-weight:700;font-size:18px;text-decoration:none}
-header nav ul{list-style:none;display:flex;gap:12px;margin:0;padding:0;align-items:center}
+nav ul{list-style:none;display:flex;gap:10px;padding:0}header nav ul{list-style:none;display:flex;gap:12px;margin:0;padding:0;align-items:center}
 header form{display:inline;margin:0}
 main{max-width:860px;margin:16px auto;background:#fff;padding:12px 20px;border-radius:6px}
 .flash{background:#e3f2e1;border:1px solid #9c9;padding:6px 10px;border-radius:4px}
 .error{background:#fbe3e3;border:1px solid #c99;padding:6px 10px;border-radius:4px}
 ol.posts{list-style:none;padding:0}ol.posts li{border-bottom:1px solid #eee;padding:6px 0}
 ol.posts h2{font-size:16px;margin:0}.meta{color:#666;font-size:13px;margin:2px 0}
-dl.facts{display:grid;grid-template-columns:max-content auto;gap:2px 12px;font-size:14px}
-dl.facts dt{color:#666}dl.facts dd{margin:0}
+ul.facts{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 18px;color:#444;font-size:14px}
 ol.comments,ol.replies{list-style:none;padding-left:18px;border-left:2px solid #e6e6e6}
 .comment{margin:6px 0}.comment-body{margin:2px 0}
 button{cursor:pointer}button[aria-pressed=true]{background:#2d4a3e;color:#fff}
@@ -87,15 +86,18 @@ ${body}
 </body></html>`;
 }
 
-/** Label/value pairs as a definition list; values are HTML, ids go on the `<dd>`. */
+/**
+ * Label/value pairs, one `Label: value` list item each: a text value stays one text node, so the
+ * tree shows `StaticText 'Score: 22'` (a bare `22` could be dropped as a repeat of nearby text by
+ * WebArena's tree cleaning). Values are HTML; an id goes on the item.
+ */
 export function facts(rows: ReadonlyArray<readonly [string, string, string?]>): string {
   const items = rows
     .map(
-      ([label, value, id]) =>
-        `<dt>${escapeHtml(label)}</dt><dd${id ? ` id="${id}"` : ''}>${value}</dd>`,
+      ([label, value, id]) => `<li${id ? ` id="${id}"` : ''}>${escapeHtml(label)}: ${value}</li>`,
     )
     .join('');
-  return `<dl class="facts">${items}</dl>`;
+  return `<ul class="facts" aria-label="Details">${items}</ul>`;
 }
 
 /** A post as listed on the front page, a forum, a profile or search results. */
@@ -121,18 +123,23 @@ export function userLink(name: string): string {
   return `<a href="/user/${encodeURIComponent(name)}">${escapeHtml(name)}</a>`;
 }
 
-/** A named, ordered list of posts (`list 'Posts'` in the tree). */
-export function postList(posts: readonly PostSummary[], id = 'posts'): string {
+/**
+ * A named, ordered list of posts (`list 'Posts'` in the tree), five tree lines a post: its
+ * heading and link, the score, the author link, the date and comment count. `showForum` adds the
+ * forum link, for lists that mix forums.
+ */
+export function postList(posts: readonly PostSummary[], showForum = true): string {
   if (posts.length === 0) return '<p>No posts here yet.</p>';
   const items = posts
-    .map(
-      (post) => `<li class="post" data-post-id="${post.id}"><article>
+    .map((post) => {
+      const forum = showForum ? ` in ${forumLink(post.forum)}` : '';
+      return `<li class="post" data-post-id="${post.id}"><article>
 <h2 class="post-title"><a href="${postUrl(post)}">${escapeHtml(post.title)}</a></h2>
-<p class="meta">${points(post.score)} · ${forumLink(post.forum)} · by ${userLink(post.author)} · ${formatDate(post.created)} · <a href="${postUrl(post)}">${commentCount(post.comments)}</a></p>
-</article></li>`,
-    )
+<p class="meta">${points(post.score)} · by ${userLink(post.author)}${forum} · ${formatDate(post.created)} · ${commentCount(post.comments)}</p>
+</article></li>`;
+    })
     .join('\n');
-  return `<ol class="posts" id="${id}" aria-label="Posts">${items}</ol>`;
+  return `<ol class="posts" id="posts" aria-label="Posts">${items}</ol>`;
 }
 
 export function points(score: number): string {

@@ -85,8 +85,8 @@ export function readRoutes(app: Hono<WebAppEnv>): void {
       page(
         options(c, `f/${forum.name}`),
         `<h1 id="forum-title">${escapeHtml(forum.name)}</h1>
+<p id="forum-description">${escapeHtml(forum.description)}</p>
 ${facts([
-  ['Description', escapeHtml(forum.description), 'forum-description'],
   ['Moderator', userLink(forum.moderator)],
   ['Subscribers', String(forum.subscribers), 'forum-subscribers'],
   ['Total posts', String(forum.posts)],
@@ -97,7 +97,7 @@ ${facts([
 <button type="submit">${subscribed ? 'Unsubscribe' : 'Subscribe'}</button>
 </form>
 <p><a href="/submit?forum=${encodeURIComponent(forum.name)}">Submit a post</a></p>
-${sortNav(base, sort)}${postList(posts)}${pagination(base, pageNumber, total, { sort })}`,
+${sortNav(base, sort)}${postList(posts, false)}${pagination(base, pageNumber, total, { sort })}`,
       ),
     );
   });
@@ -339,8 +339,8 @@ ${facts([
   ['Karma', String(profile.karma), 'user-karma'],
   ['Posts submitted', String(profile.posts)],
   ['Comments written', String(profile.comments)],
-  ['Bio', escapeHtml(profile.bio || '(none)'), 'bio'],
 ])}
+<h2>Bio</h2><p id="bio">${escapeHtml(profile.bio || '(none)')}</p>
 ${tabs}${content}`,
     ),
   );
