@@ -1,0 +1,455 @@
+import { existsSync } from 'node:fs';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { DreamGymError } from '../../../core/errors.ts';
+import type { WebArenaConfig } from '../webarena/config.ts';
+import type { WebAction } from './action.ts';
+import type { FlattenOptions } from './ax-tree.ts';
+import { BrowserTab, type MarkedElement, TARGET_ATTRIBUTE } from './browser-tab.ts';
+import { admissibleActions, renderObservation } from './observation.ts';
+
+/** The browser went away during an episode (crashed or closed from outside). */
+export class BrowserCrashedError extends DreamGymError {
+  override name = 'BrowserCrashedError';
+}
+
+/** Timing and rendering knobs of an episode. */
+export interface EpisodeOptions {
+  /** A navigation (goto, a click that loads a page, back/forward) may take this long. */
+  navigationTimeoutMs: number;
+  /** Waiting for an element to become visible, enabled and still before acting on it. */
+  actionTimeoutMs: number;
+  /** WebArena's default is 1280×720. */
+  viewport: { width: number; height: number };
+  /** How the tree is flattened (ids are always the episode's own). */
+  flatten: Omit<FlattenOptions, 'idOf'>;
+}
+
+/** What running one action did. */
+export interface ActionOutcome {
+  /** Set when the action could not be applied: why. */
+  invalid?: string;
+  /** The page was not touched (the action was refused before it ran): nothing to observe anew. */
+  untouched?: boolean;
+}
+
+/** WebArena joins several start URLs (one tab each) with this. */
+const START_URL_SEPARATOR = ' |AND| ';
+
+const INPUT_TYPES_NOT_TYPED = new Set([
+  'checkbox',
+  'radio',
+  'submit',
+  'button',
+  'reset',
+  'image',
+  'file',
+  'hidden',
+  'range',
+  'color',
+]);
+
+/**
+ * One episode in the browser: its own context (cookies, storage, tabs), the tabs' element ids, and
+ * how each {@link WebAction} (except `stop`, which the env handles) runs there. A navigation that
+ * fails or times out is shown in the next observation's `Error:` line, never thrown.
+ */
+export class BrowserEpisode {
+  private readonly tabs = new Map<Page, BrowserTab>();
+  private current: Page;
+  private pendingError: string | undefined;
+
+  private constructor(
+    readonly context: BrowserContext,
+    first: Page,
+    private readonly allowedOrigins: ReadonlySet<string>,
+    private readonly options: EpisodeOptions,
+  ) {
+    this.current = first;
+  }
+
+  /**
+   * Opens a context, lets `prepare` set it up (headers, logins), loads the config's `storage_state`
+   * when its file exists (else names the problem in `warnings`), and opens the start URL(s).
+   */
+  static async start(
+    browser: Browser,
+    config: WebArenaConfig,
+    urls: Readonly<Record<string, string>>,
+    prepare: (context: BrowserContext) => Promise<void>,
+    options: EpisodeOptions,
+  ): Promise<{ episode: BrowserEpisode; warnings: string[] }> {
+    const warnings: string[] = [];
+    const storageState = config.storage_state ?? undefined;
+    let useState: string | undefined;
+    if (storageState) {
+      if (existsSync(storageState)) useState = storageState;
+      else {
+        warnings.push(
+          `storage_state ${storageState} does not exist; started without it (the site provider's login hook, if any, logged in).`,
+        );
+      }
+    }
+    const context = await browser.newContext({
+      viewport: options.viewport,
+      deviceScaleFactor: 1,
+      locale: 'en-US',
+      timezoneId: 'UTC',
+      serviceWorkers: 'block',
+      ...(useState !== undefined && { storageState: useState }),
+    });
+    try {
+      context.setDefaultNavigationTimeout(options.navigationTimeoutMs);
+      context.setDefaultTimeout(options.actionTimeoutMs);
+      await prepare(context);
+      const origins = new Set<string>();
+      for (const url of Object.values(urls)) {
+        const origin = originOf(url);
+        if (origin) origins.add(origin);
+      }
+      const starts = config.start_url.split(START_URL_SEPARATOR).map((url) => url.trim());
+      for (const url of starts) {
+        const origin = originOf(url);
+        if (origin) origins.add(origin);
+      }
+      const first = await context.newPage();
+      const episode = new BrowserEpisode(context, first, origins, options);
+      await episode.adopt(first);
+      for (const [i, url] of starts.entries()) {
+        const page = i === 0 ? first : await context.newPage();
+        if (i > 0) await episode.adopt(page);
+        episode.current = page;
+        await episode.navigate(() => page.goto(url), url);
+      }
+      episode.current = first;
+      await first.bringToFront();
+      return { episode, warnings };
+    } catch (error) {
+      await context.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The current tab's page. */
+  get page(): Page {
+    return this.current;
+  }
+
+  /** The observation text and admissible actions of the current tab. */
+  async observe(): Promise<{ text: string; actions: string[] }> {
+    this.assertConnected();
+    const pages = this.context.pages();
+    const tab = await this.adopt(this.current);
+    let tree = '';
+    let elements: Parameters<typeof admissibleActions>[0] = [];
+    let error = this.pendingError;
+    this.pendingError = undefined;
+    if (tab.crashed) {
+      error = 'the page crashed; go_back, goto [url] or close_tab';
+    } else {
+      try {
+        const flat = await withTimeout(
+          tab.tree(this.options.flatten),
+          this.options.navigationTimeoutMs,
+          'reading the page',
+        );
+        tree = flat.text;
+        elements = flat.elements;
+      } catch (problem) {
+        this.assertConnected();
+        error = `the page could not be read (${firstLine(problem)})`;
+      }
+    }
+    const titles = await Promise.all(
+      pages.map((page) =>
+        withTimeout(page.title(), this.options.actionTimeoutMs, 'title').catch(() => ''),
+      ),
+    );
+    const current = pages.indexOf(this.current);
+    const text = renderObservation(
+      { tabTitles: titles, current, url: this.current.url(), ...(error && { error }) },
+      tree,
+    );
+    return { text, actions: admissibleActions(elements, { count: pages.length, current }) };
+  }
+
+  /** Runs one action (not `stop`). */
+  async run(action: Exclude<WebAction, { kind: 'stop' }>): Promise<ActionOutcome> {
+    this.assertConnected();
+    try {
+      return await this.dispatch(action);
+    } catch (error) {
+      this.assertConnected();
+      if (this.current.isClosed()) {
+        this.current = this.context.pages().at(-1) ?? (await this.context.newPage());
+      }
+      return { invalid: `${action.kind} failed: ${firstLine(error)}` };
+    }
+  }
+
+  /** Closes the context (every tab). Idempotent. */
+  async close(): Promise<void> {
+    for (const tab of this.tabs.values()) await tab.detach();
+    this.tabs.clear();
+    await this.context.close().catch(() => undefined);
+  }
+
+  private async dispatch(action: Exclude<WebAction, { kind: 'stop' }>): Promise<ActionOutcome> {
+    const page = this.current;
+    switch (action.kind) {
+      case 'click':
+      case 'hover':
+      case 'type':
+        return this.onElement(action);
+      case 'press':
+        return this.afterInput(async () => {
+          const focused = page.locator('*:focus');
+          if ((await focused.count()) > 0) await focused.first().press(action.keys);
+          else await page.keyboard.press(action.keys);
+        });
+      case 'scroll': {
+        const sign = action.direction === 'down' ? '+' : '-';
+        await page.evaluate(
+          `(document.scrollingElement || document.body).scrollTop = (document.scrollingElement || document.body).scrollTop ${sign} window.innerHeight;`,
+        );
+        return {};
+      }
+      case 'new_tab': {
+        const opened = await this.context.newPage();
+        await this.adopt(opened);
+        this.current = opened;
+        return {};
+      }
+      case 'tab_focus': {
+        const pages = this.context.pages();
+        const target = pages[action.index];
+        if (!target) {
+          return {
+            invalid: `there is no tab ${action.index}; open tabs: 0..${pages.length - 1}`,
+            untouched: true,
+          };
+        }
+        this.current = target;
+        await target.bringToFront();
+        return {};
+      }
+      case 'close_tab': {
+        const closing = this.current;
+        this.tabs.get(closing)?.detach();
+        this.tabs.delete(closing);
+        await closing.close();
+        const last = this.context.pages().at(-1);
+        this.current = last ?? (await this.context.newPage());
+        await this.adopt(this.current);
+        await this.current.bringToFront();
+        return {};
+      }
+      case 'goto': {
+        const url = this.resolveUrl(action.url);
+        if (typeof url !== 'string') return url;
+        await this.navigate(() => page.goto(url), url);
+        return {};
+      }
+      case 'go_back':
+        await this.navigate(() => page.goBack(), 'the previous page');
+        return {};
+      case 'go_forward':
+        await this.navigate(() => page.goForward(), 'the next page');
+        return {};
+    }
+  }
+
+  private async onElement(
+    action: Extract<WebAction, { kind: 'click' | 'hover' | 'type' }>,
+  ): Promise<ActionOutcome> {
+    const tab = await this.adopt(this.current);
+    const marked = await tab.mark(action.id);
+    if ('problem' in marked) {
+      return { invalid: `${marked.problem}; use an id from the page.`, untouched: true };
+    }
+    const locator = this.current.locator(`[${TARGET_ATTRIBUTE}]`);
+    try {
+      if (action.kind === 'hover') {
+        await locator.hover();
+        return {};
+      }
+      if (action.kind === 'click') {
+        return await this.afterInput(() =>
+          marked.element.optionIndex >= 0
+            ? locator.selectOption({ index: marked.element.optionIndex }).then(() => undefined)
+            : locator.click(),
+        );
+      }
+      return await this.typeInto(locator, marked.element, action);
+    } finally {
+      await marked.unmark();
+    }
+  }
+
+  private async typeInto(
+    locator: Locator,
+    element: MarkedElement,
+    action: Extract<WebAction, { kind: 'type' }>,
+  ): Promise<ActionOutcome> {
+    if (element.tag === 'select') {
+      const wanted = action.text.trim().toLowerCase();
+      const index = element.options.findIndex((label) => label.trim().toLowerCase() === wanted);
+      if (index < 0) {
+        return {
+          invalid: `element [${action.id}] is a select without the option "${action.text}"; its options: ${element.options.join(', ')}`,
+          untouched: true,
+        };
+      }
+      return this.afterInput(() => locator.selectOption({ index }).then(() => undefined));
+    }
+    const textField =
+      element.editable ||
+      element.tag === 'textarea' ||
+      (element.tag === 'input' && !INPUT_TYPES_NOT_TYPED.has(element.type));
+    if (!textField) {
+      const what = element.tag === 'input' ? `a ${element.type} input` : `a <${element.tag}>`;
+      return {
+        invalid: `element [${action.id}] is ${what}, not a text field; click it instead`,
+        untouched: true,
+      };
+    }
+    return this.afterInput(async () => {
+      await locator.fill(action.text);
+      if (action.pressEnter) await locator.press('Enter');
+    });
+  }
+
+  /**
+   * Runs an input action, then settles: a tab it opened becomes current (as in WebArena), and the
+   * page it navigated to must finish loading within the navigation timeout (else loading stops
+   * and the next observation says so).
+   */
+  private async afterInput(input: () => Promise<void>): Promise<ActionOutcome> {
+    const before = new Set(this.context.pages());
+    const page = this.current;
+    try {
+      await input();
+    } catch (error) {
+      if (!isNavigationTimeout(error)) throw error;
+      // Playwright's input actions wait, within the action timeout, for the navigation they start
+      // to commit; a slower page gets the navigation timeout.
+      try {
+        await page.waitForEvent('framenavigated', {
+          predicate: (frame) => frame === page.mainFrame(),
+          timeout: this.options.navigationTimeoutMs,
+        });
+      } catch {
+        this.pendingError = `loading the page timed out after ${this.options.navigationTimeoutMs} ms`;
+        await (await this.adopt(page)).stopLoading();
+      }
+    }
+    const opened = this.context.pages().filter((page) => !before.has(page));
+    if (opened.length > 0) {
+      this.current = opened.at(-1) as Page;
+      await this.adopt(this.current);
+      await this.current.bringToFront();
+    }
+    await this.settle(this.current, 'the page');
+    return {};
+  }
+
+  /** Runs a navigation; a failure becomes the next observation's error, never an exception. */
+  private async navigate(go: () => Promise<unknown>, target: string): Promise<void> {
+    try {
+      await go();
+    } catch (error) {
+      this.assertConnected();
+      this.pendingError = isTimeout(error)
+        ? `loading ${target} timed out after ${this.options.navigationTimeoutMs} ms`
+        : `loading ${target} failed: ${firstLine(error).replace(/^page\.\w+: /, '')}`;
+      if (isTimeout(error)) await (await this.adopt(this.current)).stopLoading();
+    }
+    // A failed load commits Chromium's error page a moment later; let it, so the next action
+    // does not collide with it.
+    await this.current
+      .waitForLoadState('load', { timeout: this.options.actionTimeoutMs })
+      .catch(() => undefined);
+  }
+
+  private async settle(page: Page, target: string): Promise<void> {
+    try {
+      await page.waitForLoadState('load', { timeout: this.options.navigationTimeoutMs });
+    } catch (error) {
+      this.assertConnected();
+      if (page.isClosed()) return;
+      this.pendingError = `loading ${target} timed out after ${this.options.navigationTimeoutMs} ms`;
+      await (await this.adopt(page)).stopLoading();
+      if (!isTimeout(error)) this.pendingError = `loading ${target} failed: ${firstLine(error)}`;
+    }
+  }
+
+  /** An absolute http(s) URL of one of the task's sites, or why not. */
+  private resolveUrl(raw: string): string | ActionOutcome {
+    let url: URL;
+    try {
+      url = new URL(raw, this.current.url().startsWith('http') ? this.current.url() : undefined);
+    } catch {
+      return { invalid: `"${raw}" is not a URL; write goto [http://host/path]`, untouched: true };
+    }
+    if (!this.allowedOrigins.has(url.origin)) {
+      return {
+        invalid: `goto [${raw}] refused: ${url.origin} is not one of this task's sites (${[...this.allowedOrigins].join(', ')})`,
+        untouched: true,
+      };
+    }
+    return url.href;
+  }
+
+  private async adopt(page: Page): Promise<BrowserTab> {
+    let tab = this.tabs.get(page);
+    if (!tab) {
+      tab = await BrowserTab.open(page);
+      this.tabs.set(page, tab);
+    }
+    return tab;
+  }
+
+  private assertConnected(): void {
+    if (!this.context.browser()?.isConnected()) {
+      throw new BrowserCrashedError(
+        'the browser closed or crashed during the episode; call reset() to start a new episode (a new browser is launched).',
+      );
+    }
+  }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    const { origin } = new URL(url);
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split('\n')[0] ?? '').trim();
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TimeoutError';
+}
+
+/** A click or key press timed out while waiting for the navigation it started. */
+function isNavigationTimeout(error: unknown): boolean {
+  return isTimeout(error) && /navigation/i.test((error as Error).message);
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
