@@ -78,15 +78,15 @@ export const CHANGE_TEMPLATES: StoreTemplate[] = [
     key: 'set-price',
     kind: 'change',
     intents: [
-      'Change the price of {{product}} to ${{price}}.',
-      'Update {{product}} so that it costs ${{price}}.',
-      'Set the price of {{product}} to {{price}} dollars.',
+      'Change the price of {{product}} to {{price}}.',
+      'Update {{product}} so that it costs {{price}}.',
+      'Set the price of {{product}} to {{price}}, please.',
     ],
     candidates: products,
     instantiate: (p, rng) => {
       const cents = newPrice(rng, p.price_cents);
       return {
-        slots: { product: p.name, price: plainMoney(cents) },
+        slots: { product: p.name, price: `$${plainMoney(cents)}` },
         eval: pageShows(`/admin/products/${p.id}`, PRODUCT_PAGE_PRICE, {
           exact_match: formatMoney(cents),
         }),
@@ -341,8 +341,8 @@ export const CHANGE_TEMPLATES: StoreTemplate[] = [
     key: 'create-product',
     kind: 'change',
     intents: [
-      'Add a new product: SKU {{sku}}, named {{name}}, priced ${{price}}, with {{qty}} in stock.',
-      'Create the product {{name}} (SKU {{sku}}) at {{price}} dollars with a stock of {{qty}}.',
+      'Add a new product: SKU {{sku}}, named {{name}}, priced {{price}}, with {{qty}} in stock.',
+      'Create the product {{name}} (SKU {{sku}}) at {{price}} with a stock of {{qty}}.',
     ],
     candidates: () => Object.keys(CATEGORIES).map((category) => ({ category })),
     instantiate: ({ category }, rng, db) => {
@@ -357,7 +357,7 @@ export const CHANGE_TEMPLATES: StoreTemplate[] = [
       const cents = rng.between(5, 250) * 100 - rng.pick([0, 1, 51]);
       const qty = rng.between(1, 200);
       return {
-        slots: { sku, name, price: plainMoney(cents), qty: String(qty) },
+        slots: { sku, name, price: `$${plainMoney(cents)}`, qty: String(qty) },
         eval: pageShows(`/admin/products?q=${sku}`, textOf('#grid'), {
           must_include: [sku, name, formatMoney(cents)],
         }),
