@@ -125,7 +125,8 @@ export function parseWebAction(text: string): ParsedAction {
     }
     case 'stop': {
       const match = /^stop ?\[(.*)\]\s*$/is.exec(command);
-      if (!match && command.trim().toLowerCase() !== 'stop') return fail(`"${command}" is not stop [answer]`);
+      if (!match && command.trim().toLowerCase() !== 'stop')
+        return fail(`"${command}" is not stop [answer]`);
       return { ok: true, action: { kind: 'stop', answer: (match?.[1] ?? '').trim() } };
     }
     case 'new_tab':
@@ -154,20 +155,17 @@ function extractCommand(text: string): string {
 
 /** `ctrl+A` → `Control+a`; each part must be a single character or a key name. */
 function normalizeKeys(combo: string): { ok: true; keys: string } | { ok: false; reason: string } {
-  const parts = combo.trim().split('+');
+  // `Control++` is Control and the plus key.
+  const plusKey = /.\+\+$/.test(combo.trim());
+  const parts = (plusKey ? combo.trim().slice(0, -2) : combo.trim()).split('+');
   const keys: string[] = [];
-  for (const [i, raw] of parts.entries()) {
+  for (const raw of parts) {
     const part = raw.trim();
-    // `Control++` is Control and the plus key.
-    if (part === '' && i === parts.length - 1 && parts.length > 1) {
-      keys.push('+');
-      continue;
-    }
     const named = KEY_NAMES.get(part.toLowerCase());
     if (named) keys.push(named);
     else if ([...part].length === 1) keys.push(parts.length > 1 ? part.toLowerCase() : part);
     else return { ok: false, reason: `"${part}" is not a key (e.g. Enter, Tab, Control+a)` };
   }
-  if (keys.length === 0) return { ok: false, reason: 'press [] names no key' };
+  if (plusKey) keys.push('+');
   return { ok: true, keys: keys.join('+') };
 }

@@ -7,7 +7,14 @@ import {
 } from '../../../core/errors.ts';
 import { Rng } from '../../../core/rng.ts';
 import type { Observation, StepInfo, Task } from '../../../core/types.ts';
-import type { Env, ResetOptions, ResetResult, StepResult, TaskSource, TaskSplit } from '../../env.ts';
+import type {
+  Env,
+  ResetOptions,
+  ResetResult,
+  StepResult,
+  TaskSource,
+  TaskSplit,
+} from '../../env.ts';
 import type { SiteProvider, SiteSession } from '../sites/site-provider.ts';
 import { substituteSites, type WebArenaConfig, WebArenaConfigSchema } from '../webarena/config.ts';
 import type { Evaluation, TaskEvaluator } from '../webarena/evaluator.ts';

@@ -120,7 +120,9 @@ export class BrowserTab {
           arguments: [{ value: TARGET_ATTRIBUTE }],
         })
         .catch(() => undefined);
-      await this.cdp.send('Runtime.releaseObject', { objectId: objectId as string }).catch(() => {});
+      await this.cdp
+        .send('Runtime.releaseObject', { objectId: objectId as string })
+        .catch(() => {});
     };
     if (!marked) {
       await release();

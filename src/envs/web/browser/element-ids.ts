@@ -49,5 +49,4 @@ export class ElementIds {
     }
     return id;
   };
-
 }

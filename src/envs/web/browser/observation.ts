@@ -19,7 +19,9 @@ export interface PageHeader {
  */
 export function renderObservation(header: PageHeader, tree: string): string {
   const tabs = header.tabTitles
-    .map((title, i) => (i === header.current ? `Tab ${i} (current): ${title}` : `Tab ${i}: ${title}`))
+    .map((title, i) =>
+      i === header.current ? `Tab ${i} (current): ${title}` : `Tab ${i}: ${title}`,
+    )
     .join(' | ');
   const error = header.error ? `\nError: ${header.error}` : '';
   return `${tabs}\nURL: ${header.url}${error}\n\n${tree}`;

@@ -152,7 +152,12 @@ document.getElementById('reveal').addEventListener('click', () => {
     const form = await c.req.parseBody();
     c.var.db
       .prepare('INSERT INTO messages (name, topic, subscribe, body) VALUES (?, ?, ?, ?)')
-      .run(String(form.name ?? ''), String(form.topic ?? ''), form.subscribe ? 1 : 0, String(form.body ?? ''));
+      .run(
+        String(form.name ?? ''),
+        String(form.topic ?? ''),
+        form.subscribe ? 1 : 0,
+        String(form.body ?? ''),
+      );
     return c.redirect('/messages', 303);
   });
 
@@ -171,9 +176,12 @@ document.getElementById('reveal').addEventListener('click', () => {
 
   app.get('/settings', (c) => {
     const settings = Object.fromEntries(
-      (c.var.db.prepare('SELECT key, value FROM settings').all() as Array<{ key: string; value: string }>).map(
-        (row) => [row.key, row.value],
-      ),
+      (
+        c.var.db.prepare('SELECT key, value FROM settings').all() as Array<{
+          key: string;
+          value: string;
+        }>
+      ).map((row) => [row.key, row.value]),
     );
     const radio = (value: string) =>
       `<label><input type="radio" name="theme" value="${value}"${settings.theme === value ? ' checked' : ''}> ${value}</label>`;
