@@ -36,14 +36,22 @@ describe('accessibility-tree text', () => {
 
   it('renders a parsed page back to the same text', () => {
     expect(renderTree(parseTree(FORUM) as never)).toBe(FORUM);
-    const tabs = `Tab 0: Forum | Tab 1 (current): Shop\nURL: http://x/y?q=a b\n\n[1] RootWebArea 'Shop'\n\t[2] textbox 'Note' focused: True valuetext: 3 of 5`;
+    const tabs = `Tab 0: Post | Forum | Tab 1 (current): Shop\nURL: http://x/y?q=a b\n\n[1] RootWebArea 'Shop'\n\t[2] textbox 'Note' focused: True valuetext: 3 of 5`;
     const tree = parseTree(tabs);
     expect(tree?.tabLayout).toBe('inline');
+    expect(tree?.tabs.map((t) => t.title)).toEqual(['Post | Forum', 'Shop']);
     expect(tree?.nodes[1]?.props).toEqual([
       ['focused', 'True'],
       ['valuetext', '3 of 5'],
     ]);
     expect(renderTree(tree as never)).toBe(tabs);
+  });
+
+  it('reads and writes the Error line after a failed navigation', () => {
+    const failed =
+      "Tab 0 (current): Forum\nURL: http://x/\nError: net::ERR_BLOCKED\n\n[1] RootWebArea 'Forum'";
+    expect(parseTree(failed)?.error).toBe('net::ERR_BLOCKED');
+    expect(renderTree(parseTree(failed) as never)).toBe(failed);
   });
 
   it('quotes names as Python repr does and reads them back', () => {

@@ -26,14 +26,21 @@ export interface Tab {
 /** A page observation: its header (tabs and URL) and its elements in document order. */
 export interface WebTree {
   tabs: Tab[];
-  /** `inline`: tabs on one line joined by ` | ` (WebArena's prompt); `lines`: one line each. */
+  /**
+   * `inline`: tabs on one line joined by ` | ` (WebArena's and the browser env's); `lines`: one
+   * line each. A header with one tab reads as `inline`.
+   */
   tabLayout: 'inline' | 'lines';
   /** The current tab's URL; undefined when the header shows none. */
   url: string | undefined;
+  /** The `Error:` line the env shows right after a failed navigation. */
+  error?: string;
   nodes: TreeNode[];
 }
 
 const TAB = /^Tab (\d+)( \(current\))?: ?(.*)$/;
+/** ` | ` before the next `Tab N:` (a title may hold ` | ` itself). */
+const TAB_SEPARATOR = / \| (?=Tab \d+(?: \(current\))?: )/;
 const NODE = /^(\t*)\[([^\]\s]+)\] (\S+)(.*)$/;
 const PROP = /(?:^| )([A-Za-z][\w-]*): /g;
 
@@ -43,22 +50,26 @@ export function parseTree(text: string): WebTree | undefined {
   const blank = lines.indexOf('');
   if (blank < 0) return undefined;
   const tabs: Tab[] = [];
-  let tabLayout: WebTree['tabLayout'] = 'lines';
+  let tabLines = 0;
   let url: string | undefined;
+  let error: string | undefined;
   for (const line of lines.slice(0, blank)) {
     if (line.startsWith('URL: ')) {
       url = line.slice(5);
       continue;
     }
-    const parts = line.split(' | ');
-    if (parts.length > 1) tabLayout = 'inline';
-    for (const part of parts) {
+    if (line.startsWith('Error: ')) {
+      error = line.slice(7);
+      continue;
+    }
+    tabLines++;
+    for (const part of line.split(TAB_SEPARATOR)) {
       const tab = TAB.exec(part);
       if (!tab) return undefined;
       tabs.push({ title: tab[3] as string, current: tab[2] !== undefined });
     }
   }
-  if (tabs.length === 1) tabLayout = 'lines';
+  const tabLayout = tabLines > 1 ? 'lines' : 'inline';
   const nodes: TreeNode[] = [];
   for (const line of lines.slice(blank + 1)) {
     if (line === '') continue;
@@ -67,7 +78,9 @@ export function parseTree(text: string): WebTree | undefined {
     nodes.push(node);
   }
   if (nodes.length === 0) return undefined;
-  return { tabs, tabLayout, url, nodes };
+  return error === undefined
+    ? { tabs, tabLayout, url, nodes }
+    : { tabs, tabLayout, url, error, nodes };
 }
 
 /** Parses one element line; undefined when it is not one. */
@@ -150,10 +163,14 @@ export function renderNode(node: TreeNode): string {
 }
 
 /** The header lines: the tabs and the URL. */
-export function renderHeader(tree: Pick<WebTree, 'tabs' | 'tabLayout' | 'url'>): string[] {
+export function renderHeader(
+  tree: Pick<WebTree, 'tabs' | 'tabLayout' | 'url' | 'error'>,
+): string[] {
   const tabs = tree.tabs.map((t, i) => `Tab ${i}${t.current ? ' (current)' : ''}: ${t.title}`);
   const lines = tree.tabLayout === 'inline' ? [tabs.join(' | ')] : tabs;
-  return tree.url === undefined ? lines : [...lines, `URL: ${tree.url}`];
+  if (tree.url !== undefined) lines.push(`URL: ${tree.url}`);
+  if (tree.error !== undefined) lines.push(`Error: ${tree.error}`);
+  return lines;
 }
 
 /** The page text back: header, blank line, one element a line. */
@@ -190,4 +207,9 @@ export function pageText(tree: WebTree): string {
     .map((n) => n.name ?? '')
     .filter((n) => n.length > 0)
     .join('\n');
+}
+
+/** True when the element has keyboard focus (`focused: True`). */
+export function isFocused(node: TreeNode): boolean {
+  return node.props.some(([k, v]) => k === 'focused' && v === 'True');
 }

@@ -1,0 +1,254 @@
+import { words } from '../../core/text.ts';
+import { type Observation, type Trajectory, transitions } from '../../core/types.ts';
+import { parseWebAction } from './actions.ts';
+import {
+  actionTarget,
+  EpisodeMemory,
+  fieldKey,
+  formValues,
+  isSubmission,
+  type StepEffect,
+} from './episode.ts';
+import { type EpisodeOutcome, WebRewardModel } from './reward.ts';
+import { pageText, parseTree, subtree, type TreeNode, type WebTree } from './tree.ts';
+import { DEFAULT_TYPING, learnTyping, type TypingEffect } from './typing.ts';
+import { originOf, pathKey, pathShape } from './urls.ts';
+
+/** A page as a real episode showed it, with the origin it was served from. */
+export interface SeenPage {
+  observation: Observation;
+  origin: string;
+}
+
+/** What one real action on one element led to: an edge of the site graph. */
+export interface Outcome extends SeenPage {
+  /** URL path of the page the action was taken on. */
+  from: string;
+  /** Words of the target's surroundings (its ancestors' and neighbours' names). */
+  context: Set<string>;
+  /** Values the form sent (submissions only), sorted by field. */
+  form: Array<[string, string]>;
+  effect: StepEffect;
+}
+
+/** How `stop` leaves the page, as the real episodes showed it. */
+interface StopRule {
+  keepsText: boolean;
+  actions: string[] | undefined;
+}
+
+/**
+ * What the replay buffer's real web episodes showed: a site graph of page views (by URL path) and
+ * of actions on elements (by the page's URL path and the element's role and name, never by ids,
+ * which belong to one page's content), the values forms were submitted with and the pages that
+ * followed, how typing shows in a field, how `stop` ends an episode, the real episode starts, and
+ * the evaluator outcomes the reward model is fit on. Learnt only from observed text and rewards.
+ */
+export class WebKnowledge {
+  /** Real episode starts: the instruction and the first page. */
+  readonly starts: Array<{ instruction: string } & SeenPage> = [];
+  /** URL path → the page as first loaded there. */
+  readonly views = new Map<string, SeenPage>();
+  /** `from path, verb, role 'name'` → what followed, in the order seen. */
+  readonly edges = new Map<string, Outcome[]>();
+  /** `verb, role 'name'` → what followed, from any page. */
+  readonly anywhere = new Map<string, Outcome[]>();
+  /** Exact page text (origin removed) and action → the next page. */
+  readonly exact = new Map<string, SeenPage>();
+  /** Role → action templates the env offered for elements of that role (`click [{id}]` …). */
+  readonly roleActions = new Map<string, Set<string>>();
+  typing: TypingEffect = DEFAULT_TYPING;
+  stop: StopRule = { keepsText: true, actions: [] };
+  /** The page a new tab shows. */
+  blankTab: SeenPage | undefined;
+  readonly outcomes: EpisodeOutcome[] = [];
+  private rewardModel: WebRewardModel | undefined;
+
+  static fromTrajectories(trajectories: Iterable<Trajectory>): WebKnowledge {
+    const knowledge = new WebKnowledge();
+    for (const t of trajectories) knowledge.add(t);
+    return knowledge;
+  }
+
+  /** Learns from one real trajectory (ignored when its pages are not accessibility trees). */
+  add(trajectory: Trajectory): void {
+    const start = parseTree(trajectory.initial.text);
+    if (!start) return;
+    const origin = originOf(start.url);
+    this.starts.push({
+      instruction: trajectory.task.instruction,
+      observation: trajectory.initial,
+      origin,
+    });
+    this.view(trajectory.initial, origin);
+    const memory = new EpisodeMemory(trajectory.initial);
+    const visited = [pageText(start)];
+    for (const [t, step] of transitions(trajectory).entries()) {
+      const raw = trajectory.steps[t];
+      const action = parseWebAction(step.action);
+      const tree = parseTree(step.state.text);
+      if (raw?.info?.invalidAction || !action || !tree) {
+        if (raw) memory.apply(raw);
+        continue;
+      }
+      this.learnActions(step.state, tree);
+      const target = actionTarget(action, step.state);
+      const key = exactKey(step.state.text, origin, step.action);
+      if (!this.exact.has(key)) this.exact.set(key, { observation: step.nextState, origin });
+      const typing = learnTyping(step.state, step.action, step.nextState);
+      if (typing && this.typing.source === 'default') this.typing = typing;
+      if (action.kind === 'new_tab' && !this.blankTab)
+        this.blankTab = { observation: step.nextState, origin };
+      if (action.kind === 'stop') {
+        this.stop = {
+          keepsText: step.nextState.text === step.state.text,
+          actions: step.nextState.actions,
+        };
+        this.outcomes.push({
+          instruction: trajectory.task.instruction,
+          answer: action.answer,
+          finalText: finalText(tree),
+          visitedText: visited.join('\n'),
+          reward: step.reward,
+        });
+      }
+      const submits = isSubmission(action, target, memory.typed.size > 0);
+      const form = submits ? formValues(memory.typed, action, target) : [];
+      const effect = memory.apply(raw as NonNullable<typeof raw>);
+      const next = parseTree(step.nextState.text);
+      if (next) visited.push(pageText(next));
+      if (effect === 'navigate' || effect === 'reload') this.view(step.nextState, origin);
+      const verb = edgeVerb(action.kind, submits);
+      if (!target || !verb) continue;
+      const outcome: Outcome = {
+        observation: step.nextState,
+        origin,
+        from: pathKey(tree.url),
+        context: contextWords(tree, target),
+        form,
+        effect,
+      };
+      push(this.edges, edgeKey(outcome.from, verb, target), outcome);
+      push(this.anywhere, edgeKey('*', verb, target), outcome);
+      if (submits) {
+        push(this.edges, formKey(outcome.from, form), outcome);
+        push(this.anywhere, formKey('*', form), outcome);
+      }
+    }
+    this.rewardModel = undefined;
+  }
+
+  /** The next page a real episode showed for exactly this page and action. */
+  exactly(stateText: string, origin: string, action: string): SeenPage | undefined {
+    return this.exact.get(exactKey(stateText, origin, action));
+  }
+
+  /** Outcomes of `verb` on an element like `target` on the page at `from` (`*`: any page). */
+  edgeOutcomes(from: string, verb: string, target: TreeNode): Outcome[] {
+    return (from === '*' ? this.anywhere : this.edges).get(edgeKey(from, verb, target)) ?? [];
+  }
+
+  /** Submissions of a form with the same fields (by whichever control), from `from` (`*`: any). */
+  formOutcomes(from: string, form: ReadonlyArray<[string, string]>): Outcome[] {
+    return (from === '*' ? this.anywhere : this.edges).get(formKey(from, form)) ?? [];
+  }
+
+  /** The page first loaded at a URL path, or at the most alike path of the same shape. */
+  viewAt(url: string): { page: SeenPage; how: 'path' | 'shape' } | undefined {
+    const key = pathKey(url);
+    const page = this.views.get(key);
+    if (page) return { page, how: 'path' };
+    const shape = pathShape(key);
+    for (const [seen, view] of this.views)
+      if (pathShape(seen) === shape) return { page: view, how: 'shape' };
+    return undefined;
+  }
+
+  /** A seen page whose title or main heading is `name` (where a link of that name leads). */
+  pageTitled(name: string): SeenPage | undefined {
+    const wanted = name.trim().toLowerCase();
+    if (wanted.length === 0) return undefined;
+    for (const view of this.views.values()) {
+      const tree = parseTree(view.observation.text);
+      const heading = tree?.nodes.find((n) => n.role === 'heading')?.name;
+      const titles = [tree?.tabs.find((t) => t.current)?.title, tree?.nodes[0]?.name, heading];
+      if (titles.some((t) => t?.trim().toLowerCase() === wanted)) return view;
+    }
+    return undefined;
+  }
+
+  /** The reward model, fit on the evaluator outcomes of the real episodes that ended by `stop`. */
+  rewards(): WebRewardModel {
+    this.rewardModel ??= new WebRewardModel(this.outcomes);
+    return this.rewardModel;
+  }
+
+  private view(observation: Observation, origin: string): void {
+    const key = pathKey(parseTree(observation.text)?.url);
+    if (key && !this.views.has(key)) this.views.set(key, { observation, origin });
+  }
+
+  /** Which actions the env lists for elements of each role. */
+  private learnActions(state: Observation, tree: WebTree): void {
+    const roles = new Map(tree.nodes.map((n) => [n.id, n.role]));
+    for (const action of state.actions ?? []) {
+      const id = /^(?:click|hover|type) ?\[([^\]\s]+)\]/.exec(action)?.[1];
+      const role = id === undefined ? undefined : roles.get(id);
+      if (id === undefined || role === undefined) continue;
+      const templates = this.roleActions.get(role) ?? new Set<string>();
+      templates.add(action.replace(`[${id}]`, '[{id}]'));
+      this.roleActions.set(role, templates);
+    }
+  }
+}
+
+/** The verb of a site-graph edge, or undefined for actions that do not act on an element. */
+export function edgeVerb(kind: string, submits: boolean): string | undefined {
+  if (submits) return 'submit';
+  return kind === 'click' || kind === 'hover' || kind === 'press' ? kind : undefined;
+}
+
+function edgeKey(from: string, verb: string, target: TreeNode): string {
+  return `${from}\u0000${verb}\u0000${fieldKey(target)}`;
+}
+
+function formKey(from: string, form: ReadonlyArray<[string, string]>): string {
+  return `${from}\u0000form\u0000${form.map(([field]) => field).join('\u0000')}`;
+}
+
+function exactKey(text: string, origin: string, action: string): string {
+  return `${origin ? text.replaceAll(origin, '') : text}\u0000${action.trim()}`;
+}
+
+/** The final page as the reward model reads it: its URL path and its names. */
+export function finalText(tree: WebTree): string {
+  return `${pathKey(tree.url)}\n${pageText(tree)}`;
+}
+
+/**
+ * Words near an element: its ancestors' names and the names of the three elements before and
+ * after it. Tells apart elements of the same role and name (the `Reply` link of each comment).
+ */
+export function contextWords(tree: WebTree, target: TreeNode): Set<string> {
+  const at = tree.nodes.findIndex((n) => n.id === target.id);
+  if (at < 0) return new Set();
+  const names: string[] = [];
+  let depth = target.depth;
+  for (let i = at - 1; i >= 0 && depth > 0; i--) {
+    const node = tree.nodes[i] as TreeNode;
+    if (node.depth < depth) {
+      names.push(node.name ?? '');
+      depth = node.depth;
+    }
+  }
+  const [, end] = subtree(tree.nodes, at);
+  for (const n of [...tree.nodes.slice(Math.max(0, at - 3), at), ...tree.nodes.slice(end, end + 3)])
+    names.push(n.name ?? '');
+  return new Set(words(names.join(' ')));
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

@@ -1,0 +1,490 @@
+import { contentWords } from '../../core/text.ts';
+import type { Observation, Step, Task } from '../../core/types.ts';
+import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
+import {
+  type ExperienceModel,
+  ExperienceModelError,
+  type ExperiencePrediction,
+  type ExperienceRequest,
+} from '../experience-model.ts';
+import { parseWebAction, type WebAction } from './actions.ts';
+import {
+  actionTarget,
+  EpisodeMemory,
+  fieldKey,
+  formValues,
+  isSubmission,
+  submissionKey,
+} from './episode.ts';
+import {
+  contextWords,
+  edgeVerb,
+  finalText,
+  type Outcome,
+  type SeenPage,
+  type WebKnowledge,
+} from './knowledge.ts';
+import { composeActions } from './page-actions.ts';
+import { pageText, pageTitle, parseTree, renderTree, type TreeNode, type WebTree } from './tree.ts';
+import { applyTyping } from './typing.ts';
+import { moveOrigin, originOf, pathKey } from './urls.ts';
+
+type Prediction = Omit<ExperiencePrediction, 'nextState'> & {
+  nextState: Omit<Observation, 'instruction'>;
+};
+
+/** What every rule sees: the request, its page parsed, and the episode replayed. */
+interface Context {
+  task: Task;
+  history: readonly Step[];
+  state: Observation;
+  tree: WebTree;
+  memory: EpisodeMemory;
+  origin: string;
+}
+
+const TEXT_FIELDS = new Set(['textbox', 'searchbox', 'combobox', 'textarea', 'spinbutton']);
+
+/**
+ * The LLM-free experience model for web envs whose observations are WebArena accessibility
+ * trees. It predicts from what the buffer's real episodes showed ({@link WebKnowledge}): a page
+ * and action seen exactly are replayed; a click follows the site graph by the page's URL path and
+ * the element's role and name (its surroundings break ties), never by element ids; typing shows
+ * the text in the field as real typing did; a submitted form leads to the page the buffer showed
+ * for the same form with the most alike values, this episode's values written in; `goto`,
+ * `go_back`/`go_forward` and tabs follow the episode's own history. Within an episode a page
+ * revisited shows what it showed when last loaded (a page changed by a submission stays changed),
+ * and an action on an element the page does not show changes nothing, as in the real env.
+ * `stop [answer]` is scored by a reward model fit on the real episodes' evaluator outcomes.
+ * It never reads `task.spec` (the task's reference answers): only the instruction.
+ * Deterministic; `reasoning` says which seen page it reused and why.
+ */
+export class WebExperienceModel implements ExperienceModel {
+  readonly id = 'llm-free/web';
+
+  constructor(private readonly knowledge: WebKnowledge) {}
+
+  async initial(task: Task, demonstrations: readonly RetrievedTransition[]): Promise<Observation> {
+    const start =
+      this.startFor(task) ??
+      demonstrations.find((d) => d.t === 0 && parseTree(d.state.text))?.state;
+    if (!start)
+      throw new ExperienceModelError(
+        `no real web episode start to begin "${task.instruction}" from: import real episodes of ${task.env} into the buffer first.`,
+      );
+    return { ...start, instruction: task.instruction };
+  }
+
+  async predict(request: ExperienceRequest): Promise<ExperiencePrediction> {
+    const out = this.next(request);
+    return { ...out, nextState: { ...out.nextState, instruction: request.task.instruction } };
+  }
+
+  /** The first page of the real episode whose instruction is most like the task's. */
+  private startFor(task: Task): Observation | undefined {
+    const mine = new Set(contentWords(task.instruction));
+    let best: SeenPage | undefined;
+    let bestScore = -1;
+    for (const start of this.knowledge.starts) {
+      if (start.instruction === task.instruction) return start.observation;
+      const theirs = contentWords(start.instruction);
+      const score = theirs.filter((w) => mine.has(w)).length / Math.max(1, theirs.length);
+      if (score > bestScore) {
+        best = start;
+        bestScore = score;
+      }
+    }
+    return best?.observation;
+  }
+
+  private next(request: ExperienceRequest): Prediction {
+    const { task, history, state } = request;
+    const action = parseWebAction(request.action);
+    const tree = parseTree(state.text);
+    if (!action) return unchanged(state, `"${request.action}" follows no WebArena action syntax.`);
+    if (!tree) return unchanged(state, 'the state is not an accessibility-tree page.');
+    const target = actionTarget(action, state);
+    if ('id' in action && !target)
+      return unchanged(state, `the page shows no element [${action.id}]; the env ignores it.`);
+    const start = history.length === 0 ? state : (this.startFor(task) ?? state);
+    const context: Context = {
+      task,
+      history,
+      state,
+      tree,
+      memory: EpisodeMemory.replay(start, history),
+      origin: originOf(tree.url),
+    };
+    switch (action.kind) {
+      case 'stop':
+        return this.stop(context, action.answer);
+      case 'go_back':
+      case 'go_forward':
+        return this.travel(context, action.kind);
+      case 'new_tab':
+      case 'tab_focus':
+      case 'close_tab':
+        return this.tabs(context, action);
+      case 'goto':
+        return this.goto(context, action.url);
+      default:
+    }
+    if (isSubmission(action, target, context.memory.typed.size > 0) && target)
+      return this.submit(context, action, target, request.action);
+    const exact = this.knowledge.exactly(state.text, context.origin, request.action);
+    if (exact) {
+      const on = target ? ` on ${fieldKey(target)}` : '';
+      return this.land(context, exact, `a real episode took this very action${on} on this page`);
+    }
+    if (action.kind === 'type' && target) return this.type(context, action.text, target);
+    if ((action.kind === 'click' || action.kind === 'hover') && target)
+      return this.follow(context, action.kind, target);
+    return unchanged(
+      state,
+      `no real episode showed "${request.action}" changing this page; it stays as it is.`,
+    );
+  }
+
+  /** `stop [answer]`: the episode ends; the reward model scores the answer and the final page. */
+  private stop({ state, tree, history, task }: Context, answer: string): Prediction {
+    const visited = [
+      ...history.flatMap((s) => {
+        const t = parseTree(s.observation.text);
+        return t ? [pageText(t)] : [];
+      }),
+      pageText(tree),
+    ];
+    const { reward, why } = this.knowledge.rewards().predict({
+      instruction: task.instruction,
+      answer,
+      finalText: finalText(tree),
+      visitedText: visited.join('\n'),
+    });
+    const { actions } = this.knowledge.stop;
+    return {
+      reasoning: `stop ends the episode; ${why} gives reward ${reward}.`,
+      nextState: { text: state.text, ...(actions !== undefined && { actions: [...actions] }) },
+      reward,
+      terminated: true,
+    };
+  }
+
+  /** Typing without Enter: the field shows the text (the page's ids stay). */
+  private type({ state, tree }: Context, text: string, target: TreeNode): Prediction {
+    if (!TEXT_FIELDS.has(target.role))
+      return unchanged(state, `${fieldKey(target)} is not a text field; typing changes nothing.`);
+    const typed = applyTyping(tree, target.id, text, this.knowledge.typing);
+    return step(
+      `typing into ${fieldKey(target)} shows "${text}" in it, as typing did in ${this.knowledge.typing.source === 'buffer' ? 'the real episodes' : "WebArena's trees (no typing seen in the buffer)"}.`,
+      {
+        text: renderTree(typed),
+        ...(state.actions && {
+          actions: composeActions(typed, state.actions, state.actions, this.knowledge.roleActions),
+        }),
+      },
+    );
+  }
+
+  /** A form sent: the page it led to in this episode, else the buffer's for the most alike values. */
+  private submit(context: Context, action: WebAction, target: TreeNode, raw: string): Prediction {
+    const { memory, tree, state, origin } = context;
+    const from = pathKey(tree.url);
+    const form = formValues(memory.typed, action, target);
+    const before = memory.submissions.get(submissionKey(from, target, memory.typed, action));
+    if (before)
+      return this.land(context, { observation: before, origin }, 'this episode sent this form so');
+    const exact = this.knowledge.exactly(state.text, origin, raw);
+    if (exact)
+      return this.land(context, exact, 'a real episode sent this very form from this page');
+    const candidates = new Set([
+      ...this.knowledge.edgeOutcomes(from, 'submit', target),
+      ...this.knowledge.formOutcomes(from, form),
+      ...this.knowledge.edgeOutcomes('*', 'submit', target),
+      ...this.knowledge.formOutcomes('*', form),
+    ]);
+    let best: Outcome | undefined;
+    let bestScore = -1;
+    for (const c of candidates) {
+      const score = formSimilarity(form, c.form) + (c.from === from ? 0.01 : 0);
+      if (score > bestScore) {
+        best = c;
+        bestScore = score;
+      }
+    }
+    if (!best)
+      return unchanged(
+        state,
+        `no real episode submitted a form through ${fieldKey(target)}; the page stays as it is.`,
+      );
+    const written = substituteValues(best, form);
+    return this.land(
+      context,
+      written,
+      `a real episode sent ${describeForm(best.form)} through ${fieldKey(target)} (the most alike values to ${describeForm(form)}); its page is shown with this episode's values written in`,
+      true,
+    );
+  }
+
+  /** A click or hover: the site graph's edge for this element, by path, role and name. */
+  private follow(context: Context, kind: 'click' | 'hover', target: TreeNode): Prediction {
+    const { tree, state } = context;
+    const from = pathKey(tree.url);
+    const verb = edgeVerb(kind, false) as string;
+    const here = this.knowledge.edgeOutcomes(from, verb, target);
+    const candidates = here.length > 0 ? here : this.knowledge.edgeOutcomes('*', verb, target);
+    if (candidates.length > 0) {
+      const near = contextWords(tree, target);
+      let best = candidates[0] as (typeof candidates)[number];
+      let bestScore = -1;
+      for (const c of candidates) {
+        let shared = 0;
+        for (const w of near) if (c.context.has(w)) shared++;
+        const score = shared / Math.max(1, near.size + c.context.size - shared);
+        if (score > bestScore) {
+          best = c;
+          bestScore = score;
+        }
+      }
+      const where = here.length > 0 ? 'on this page' : 'on another page';
+      if (best.effect === 'in-page' || best.effect === 'none')
+        return this.patch(context, target, best, `${kind} on ${fieldKey(target)} ${where}`);
+      return this.land(
+        context,
+        best,
+        `a real episode's ${kind} on ${fieldKey(target)} ${where} led to ${pathKey(parseTree(best.observation.text)?.url)}`,
+      );
+    }
+    const titled =
+      kind === 'click' && target.role === 'link' && this.knowledge.pageTitled(target.name ?? '');
+    if (titled)
+      return this.land(
+        context,
+        titled,
+        `no real episode clicked ${fieldKey(target)}; a seen page is titled so`,
+      );
+    return unchanged(
+      state,
+      `no real episode ${kind}ed ${fieldKey(target)}; the page stays as it is.`,
+    );
+  }
+
+  /** An in-page change seen elsewhere (a checkbox, a menu): the target takes its new look. */
+  private patch(
+    { state, tree }: Context,
+    target: TreeNode,
+    seen: SeenPage,
+    what: string,
+  ): Prediction {
+    const after = parseTree(seen.observation.text)?.nodes.find(
+      (n) => n.role === target.role && n.name === target.name,
+    );
+    if (!after) return unchanged(state, `${what} changed nothing in the real episodes.`);
+    const nodes = tree.nodes.map((n) => (n.id === target.id ? { ...n, props: after.props } : n));
+    const changed = { ...tree, nodes };
+    return step(`${what} changed the element in place in a real episode; so here.`, {
+      text: renderTree(changed),
+      ...(state.actions && { actions: [...state.actions] }),
+    });
+  }
+
+  /** `goto [url]`: the page as last loaded in this episode, else as the buffer first showed it. */
+  private goto(context: Context, url: string): Prediction {
+    const loaded = context.memory.loadedAt(url);
+    if (loaded)
+      return this.show(
+        context,
+        { observation: loaded, origin: context.origin },
+        'goto returns to a page of this episode, as it was last loaded',
+      );
+    const seen = this.knowledge.viewAt(url);
+    if (seen)
+      return this.show(
+        context,
+        seen.page,
+        seen.how === 'path'
+          ? 'goto loads a page real episodes loaded at this path'
+          : 'goto loads the seen page at the most alike path',
+      );
+    return unchanged(context.state, `no real episode loaded ${pathKey(url)}; the page stays.`);
+  }
+
+  /** `go_back` / `go_forward` within the current tab's history in this episode. */
+  private travel(context: Context, kind: 'go_back' | 'go_forward'): Prediction {
+    const { memory, state } = context;
+    const tab = memory.tab;
+    const to = tab.index + (kind === 'go_back' ? -1 : 1);
+    const entry = tab.entries[to];
+    if (!entry) return unchanged(state, `${kind}: no page that way in this tab's history.`);
+    const url = parseTree(entry.text)?.url;
+    const page = (url !== undefined && memory.loadedAt(url)) || entry;
+    return this.show(
+      context,
+      { observation: page, origin: context.origin },
+      `${kind} shows the tab's ${kind === 'go_back' ? 'previous' : 'next'} page as this episode last loaded it`,
+    );
+  }
+
+  /** Tab actions: the episode's tabs, their pages as last shown. */
+  private tabs(context: Context, action: WebAction): Prediction {
+    const { memory, state, tree } = context;
+    const pages = memory.tabs.map((t) => t.entries[t.index] as Observation);
+    let current: number;
+    let shown: Observation;
+    let why: string;
+    if (action.kind === 'new_tab') {
+      shown = this.knowledge.blankTab?.observation ?? BLANK_TAB;
+      pages.push(shown);
+      current = pages.length - 1;
+      why = 'new_tab opens a blank tab and focuses it';
+    } else if (action.kind === 'tab_focus') {
+      if (action.index >= pages.length || action.index === memory.current)
+        return unchanged(state, `tab_focus: no other tab ${action.index}.`);
+      current = action.index;
+      shown = pages[current] as Observation;
+      why = `tab_focus shows tab ${current} as it was last shown`;
+    } else {
+      if (pages.length < 2) return unchanged(state, 'close_tab: the last tab stays open.');
+      pages.splice(memory.current, 1);
+      current = pages.length - 1;
+      shown = pages[current] as Observation;
+      why = 'close_tab closes this tab and shows the last one';
+    }
+    const page = parseTree(shown.text);
+    if (!page) return unchanged(state, `${why}, but that page is not a tree.`);
+    const titled = pages.map((p, i) => ({
+      title: pageTitle(parseTree(p.text) ?? page),
+      current: i === current,
+    }));
+    const text = renderTree({ ...page, tabs: titled, tabLayout: tree.tabLayout });
+    return step(`${why}.`, {
+      text,
+      ...(state.actions && {
+        actions: composeActions(
+          page,
+          shown.actions ?? [],
+          state.actions,
+          this.knowledge.roleActions,
+        ),
+      }),
+    });
+  }
+
+  /**
+   * A page reached by navigation: shown as this episode last loaded it when it is another page the
+   * episode saw (a revisit; never for a submission, whose answer is new), else as seen.
+   */
+  private land(context: Context, seen: SeenPage, why: string, submission = false): Prediction {
+    const url = parseTree(seen.observation.text)?.url;
+    const key = pathKey(url);
+    const loaded = context.memory.loaded.get(key);
+    if (!submission && loaded && key !== pathKey(context.tree.url))
+      return this.show(
+        context,
+        { observation: loaded, origin: context.origin },
+        `${why}; this episode loaded that page before, so it shows it as it was then`,
+      );
+    return this.show(context, seen, why);
+  }
+
+  /** A seen page in the current tab: this run's origin, this episode's other tabs. */
+  private show({ tree, state, origin }: Context, seen: SeenPage, why: string): Prediction {
+    const text = moveOrigin(seen.observation.text, seen.origin, origin);
+    const page = parseTree(text);
+    if (!page) return unchanged(state, `${why}, but that page is not a tree.`);
+    const tabs = tree.tabs.map((t) => (t.current ? { ...t, title: pageTitle(page) } : t));
+    const headed = renderTree({
+      ...page,
+      tabs: tabs.length > 0 ? tabs : page.tabs,
+      tabLayout: tree.tabLayout,
+    });
+    const seenActions = seen.observation.actions?.map((a) => moveOrigin(a, seen.origin, origin));
+    return step(`${why}.`, {
+      text: headed,
+      ...(seenActions && {
+        actions: composeActions(page, seenActions, seenActions, this.knowledge.roleActions),
+      }),
+    });
+  }
+}
+
+/** What a new tab shows when the buffer never opened one: an empty page. */
+const BLANK_TAB: Observation = {
+  text: "Tab 0 (current): \nURL: about:blank\n\n[1] RootWebArea '' focused: True",
+  instruction: '',
+};
+
+function step(reasoning: string, nextState: Omit<Observation, 'instruction'>): Prediction {
+  return { reasoning, nextState, reward: 0, terminated: false };
+}
+
+function unchanged(state: Observation, why: string): Prediction {
+  return step(`${why} The page stays as it is.`, {
+    text: state.text,
+    ...(state.actions && { actions: [...state.actions] }),
+  });
+}
+
+/** How alike two forms' values are: per field, 1 for equal values, else shared words. */
+function formSimilarity(
+  a: ReadonlyArray<[string, string]>,
+  b: ReadonlyArray<[string, string]>,
+): number {
+  const theirs = new Map(b);
+  let score = 0;
+  for (const [field, value] of a) {
+    const other = theirs.get(field);
+    if (other === undefined) continue;
+    if (other === value) {
+      score += 1;
+      continue;
+    }
+    const mine = new Set(contentWords(value));
+    const words = contentWords(other);
+    const shared = words.filter((w) => mine.has(w)).length;
+    score += 0.5 * (shared / Math.max(1, mine.size + words.length - shared)) + 0.01;
+  }
+  return score;
+}
+
+function describeForm(form: ReadonlyArray<[string, string]>): string {
+  return form.map(([field, value]) => `${field} = "${value}"`).join(', ') || 'no values';
+}
+
+/** A seen page with a form's seen values replaced by ours (in names, titles and the URL). */
+function substituteValues(
+  seen: SeenPage & { form: Array<[string, string]> },
+  form: ReadonlyArray<[string, string]>,
+): SeenPage {
+  const tree = parseTree(seen.observation.text);
+  if (!tree) return seen;
+  const pairs = form
+    .map(([field, value]) => [seen.form.find(([f]) => f === field)?.[1], value] as const)
+    .filter(
+      (p): p is readonly [string, string] =>
+        p[0] !== undefined && p[0] !== p[1] && p[0].length >= 2,
+    );
+  if (pairs.length === 0) return seen;
+  // A value shown whole (a field, a posted comment) is swapped anywhere; inside longer text only
+  // in the page's title and headings ("Search: pasta"): a result titled "Best pasta sauce" stays.
+  const whole = (text: string) => pairs.find(([from]) => from === text)?.[1] ?? text;
+  const swap = (text: string) => pairs.reduce((t, [from, to]) => t.replaceAll(from, to), text);
+  const TITLES = new Set(['RootWebArea', 'heading']);
+  // Forms send values in the query; keep the seen URL's spelling of spaces (`+` or `%20`).
+  const encode = (value: string) => {
+    const encoded = encodeURIComponent(value);
+    return /\+/.test(seen.observation.text) ? encoded.replaceAll('%20', '+') : encoded;
+  };
+  const swapUrl = (url: string) =>
+    pairs.reduce((u, [from, to]) => u.replaceAll(encode(from), encode(to)), url);
+  const written: WebTree = {
+    ...tree,
+    url: tree.url === undefined ? undefined : swapUrl(tree.url),
+    tabs: tree.tabs.map((t) => ({ ...t, title: swap(t.title) })),
+    nodes: tree.nodes.map((n) => ({
+      ...n,
+      name: n.name === undefined ? undefined : TITLES.has(n.role) ? swap(n.name) : whole(n.name),
+      props: n.props.map(([k, v]) => [k, whole(v)] as [string, string]),
+    })),
+  };
+  return { ...seen, observation: { ...seen.observation, text: renderTree(written) } };
+}
