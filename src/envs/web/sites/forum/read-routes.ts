@@ -102,6 +102,8 @@ ${sortNav(base, sort)}${postList(posts, false)}${pagination(base, pageNumber, to
     );
   });
 
+  // WebArena's reddit helpers name post pages with a trailing slash (`/f/forum/12/`).
+  app.get('/f/:forum/:id{[0-9]+}/', (c) => c.redirect(c.req.path.slice(0, -1), 301));
   app.get('/f/:forum/:id{[0-9]+}', (c) => {
     const post = findPost(c.var.db, Number(c.req.param('id')));
     if (!post || post.forum !== c.req.param('forum')) {
