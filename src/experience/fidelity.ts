@@ -5,6 +5,7 @@ import type { Env } from '../envs/env.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { ReplayBuffer } from '../replay/replay-buffer.ts';
 import type { ExperienceModel } from './experience-model.ts';
+import { webActionKind } from './web/action-kind.ts';
 
 export interface StepFidelity {
   transitions: number;
@@ -20,7 +21,7 @@ export interface StepFidelity {
 }
 
 export interface TeacherForcedReport extends StepFidelity {
-  /** The same measures per kind of action (`search`, `click[item]`, `click[Buy Now]`, `go to` …). */
+  /** The same measures per kind of action (`search`, `click[item]`, `go to`, `click:link` …). */
   byAction: Record<string, StepFidelity>;
 }
 
@@ -74,7 +75,7 @@ export async function teacherForced({
         demonstrations,
       });
       rows.push({
-        kind: actionKind(real.action),
+        kind: actionKind(real.action, state.text),
         exactMatch: predicted.nextState.text === real.observation.text ? 1 : 0,
         editSimilarity:
           ratio(predicted.nextState.text, real.observation.text, { full_process: false }) / 100,
@@ -124,8 +125,14 @@ export async function freeRunning({
   return { episodes: tasks.length, real: await run(realEnv), synthetic: await run(syntheticEnv) };
 }
 
-/** A coarse name for an action, to break fidelity down: `search`, `click[Buy Now]`, `click[item]`, `go to`. */
-export function actionKind(action: string): string {
+/**
+ * A coarse name for an action, to break fidelity down: `search`, `click[Buy Now]`, `click[item]`,
+ * `go to`; on web pages (`stateText` an accessibility tree) the web kinds, e.g. `click:link`,
+ * `type+enter (submit)`, `navigate`, `stop` (see {@link webActionKind}).
+ */
+export function actionKind(action: string, stateText?: string): string {
+  const web = stateText === undefined ? undefined : webActionKind(action, stateText);
+  if (web) return web;
   const bracket = /^\s*([a-z_]+)\s*\[(.*)\]\s*$/is.exec(action);
   if (bracket) {
     const [, verb, arg] = bracket as unknown as [string, string, string];

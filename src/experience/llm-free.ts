@@ -3,12 +3,15 @@ import type { ExperienceModel } from './experience-model.ts';
 import { HouseholdExperienceModel } from './household/household-model.ts';
 import { HouseholdKnowledge } from './household/knowledge.ts';
 import { NearestNeighborModel } from './nearest-neighbor-model.ts';
+import { WebKnowledge } from './web/knowledge.ts';
+import { WebExperienceModel } from './web/web-model.ts';
 import { WebShopKnowledge } from './webshop/knowledge.ts';
 import { WebShopExperienceModel } from './webshop/webshop-model.ts';
 
 /**
  * The LLM-free experience model for an env family, learnt from the buffer's real trajectories:
- * the grammar-aware model where one exists (webshop, household), else nearest-neighbour retrieval.
+ * the grammar-aware model where one exists (webshop, household, and the web families `web:NAME`
+ * and `webarena…`, whose pages are accessibility trees), else nearest-neighbour retrieval.
  */
 export function llmFreeModel(env: string, buffer: ReplayBuffer): ExperienceModel {
   const real = () => [
@@ -19,5 +22,11 @@ export function llmFreeModel(env: string, buffer: ReplayBuffer): ExperienceModel
     return new WebShopExperienceModel(WebShopKnowledge.fromTrajectories(real()));
   if (env === 'household')
     return new HouseholdExperienceModel(HouseholdKnowledge.fromTrajectories(real()));
+  if (isWebFamily(env)) return new WebExperienceModel(WebKnowledge.fromTrajectories(real()));
   return new NearestNeighborModel();
+}
+
+/** True for the browser families: `web:forum`, `web:store`, `webarena@CONFIG` … */
+export function isWebFamily(env: string): boolean {
+  return env.startsWith('web:') || env.startsWith('webarena');
 }

@@ -15,7 +15,7 @@ export function moduleGraph(entries: readonly string[]): Set<string> {
   return seen;
 }
 
-/** Files of the graph inside a real env's folder (catalog, scene or server code). */
+/** Files of the graph inside a real env's folder (catalog, scene, browser or site code). */
 export function realEnvModules(graph: Iterable<string>): string[] {
-  return [...graph].filter((f) => /\/src\/envs\/(webshop|household|agentgym)\//.test(f));
+  return [...graph].filter((f) => /\/src\/envs\/(webshop|household|agentgym|web)\//.test(f));
 }
