@@ -1,6 +1,7 @@
 import * as crypto from 'node:crypto';
-import { mkdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { Rng } from '../core/rng.ts';
@@ -17,6 +18,12 @@ import {
   transitions,
 } from '../core/types.ts';
 import { AnnIndex, type AnnOptions } from './ann-index.ts';
+import {
+  BufferLocationError,
+  BufferLockedError,
+  BufferNotFoundError,
+  checkBufferLocation,
+} from './buffer-errors.ts';
 import { checkProvenance, FilterIndex, type RetrieveFilter } from './filter-index.ts';
 import { BufferSchemaError, migrate } from './schema.ts';
 import { ThreadedTransitionEncoder } from './threaded-encoder.ts';
@@ -25,6 +32,19 @@ import type { KeyEncoder, TransitionKey } from './transition-encoder.ts';
 export interface ReplayBufferOptions {
   /** Database file; `:memory:` (the default) for a throw-away buffer. */
   path?: string;
+  /**
+   * Create the database (and its folder) when missing. Default true; false for readers, which
+   * then fail with a {@link BufferNotFoundError} and leave nothing behind.
+   */
+  create?: boolean;
+  /**
+   * How long an add waits for another process's write (a bulk import holds the lock for all of
+   * it) before failing with a {@link BufferLockedError}. The wait never blocks the event loop.
+   * Default 10 minutes.
+   */
+  lockTimeoutMs?: number;
+  /** Told once per add that ends up waiting over a second for another process's write. */
+  onLockWait?: (message: string) => void;
   /**
    * How transitions are embedded for retrieval. Default: hashing embedder, 3 × 128 dimensions,
    * big batches on a worker thread ({@link ThreadedTransitionEncoder}).
@@ -93,6 +113,15 @@ export type { RetrieveFilter } from './filter-index.ts';
 const REAL: readonly Provenance[] = ['real-offline', 'real-online'];
 
 /**
+ * How long SQLite itself waits for a lock, in ms. Adds never use it (they wait asynchronously,
+ * see `beginWrite`); the rare other writes (metadata, teacher reasoning) do.
+ */
+const BUSY_TIMEOUT_MS = 5000;
+/** Transitions read per query of an index catch-up, and a slice's time budget in ms. */
+const SLICE_ROWS = 16;
+const SLICE_MS = 4;
+
+/**
  * The replay buffer: trajectories with provenance in SQLite (WAL), every transition embedded for
  * similarity retrieval. Retrieval is exact (sqlite-vec) up to `annThreshold` transitions and
  * approximate (HNSW, persisted beside the database as `<path>.usearch`) beyond, its candidates
@@ -120,7 +149,13 @@ export class ReplayBuffer {
   >();
   private readonly chunkSize: number;
   private readonly ownsEncoder: boolean;
+  private readonly lockTimeoutMs: number;
+  private readonly onLockWait: ((message: string) => void) | undefined;
   private closed = false;
+  /** Set by `close()`: a running index catch-up stops at its next slice. */
+  private closing = false;
+  /** Settles when the index catch-ups started so far have finished; they run one at a time. */
+  private annSync: Promise<void> = Promise.resolve();
   /** Settles when every `add` called so far has finished; adds run one at a time. */
   private writes: Promise<unknown> = Promise.resolve();
   /** Set while a bulk add holds a transaction open across awaits (see {@link add}). */
@@ -136,8 +171,20 @@ export class ReplayBuffer {
     this.annOptions = options.ann ?? {};
     this.overfetch = options.ann?.overfetch ?? 16;
     this.memoSize = options.memoSize ?? 10_000;
-    if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
-    this.db = new Database(this.path);
+    this.lockTimeoutMs = options.lockTimeoutMs ?? 600_000;
+    this.onLockWait = options.onLockWait;
+    const create = options.create ?? true;
+    checkBufferLocation(this.path);
+    if (this.path !== ':memory:') {
+      if (existsSync(this.path) && statSync(this.path).isDirectory()) {
+        throw new BufferLocationError(
+          `${this.path} is a directory; pass a database file, e.g. ${join(this.path, 'buffer.db')}.`,
+        );
+      }
+      if (!create && !existsSync(this.path)) throw new BufferNotFoundError(this.path);
+      mkdirSync(dirname(this.path), { recursive: true });
+    }
+    this.db = new Database(this.path, { timeout: BUSY_TIMEOUT_MS });
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
@@ -148,6 +195,12 @@ export class ReplayBuffer {
       this.checkEncoder();
     } catch (error) {
       this.db.close();
+      if ((error as { code?: string }).code === 'SQLITE_NOTADB') {
+        throw new BufferLocationError(
+          `${this.path} is not a SQLite database, so not a replay buffer: pass the .db file that dreamgym buffer import created, or a new path to create one.`,
+          { cause: error },
+        );
+      }
       throw error;
     }
   }
@@ -185,18 +238,22 @@ export class ReplayBuffer {
    */
   addStream(source: AsyncIterable<Trajectory>): Promise<{ added: number; skipped: number }> {
     this.assertOpen();
-    const run = this.writes.then(() =>
-      this.holdingReaders(async () => {
-        this.assertOpen();
-        const counts = { added: 0, skipped: 0 };
-        await this.bulkInsert(this.freshChunks(source, counts), { keepVectors: false });
-        this.retrievals.clear();
-        // The index catches up from the database; the filter columns reload when next needed.
-        this.filters = undefined;
-        if (this.ann || this.count() > this.annThreshold) this.syncAnn();
-        return counts;
-      }),
-    );
+    const run = this.writes.then(async () => {
+      // The lock is taken before readers are held: waiting for another process must not stall them.
+      await this.beginWrite();
+      try {
+        return await this.holdingReaders(async () => {
+          const counts = { added: 0, skipped: 0 };
+          await this.bulkInsert(this.freshChunks(source, counts));
+          this.retrievals.clear();
+          await this.indexNewRows();
+          return counts;
+        });
+      } catch (error) {
+        this.endWrite('ROLLBACK');
+        throw error;
+      }
+    });
     this.writes = run.catch(() => undefined);
     return run;
   }
@@ -232,41 +289,79 @@ export class ReplayBuffer {
     trajectories: readonly Trajectory[],
   ): Promise<{ added: number; skipped: number }> {
     this.assertOpen();
+    // Locked before the ids are checked: another process may be adding the same trajectories.
+    await this.beginWrite();
     const counts = { added: 0, skipped: 0 };
-    const chunks: Trajectory[][] = [];
-    for await (const chunk of this.freshChunks(inOrder(trajectories), counts)) chunks.push(chunk);
-    if (chunks.length > 1) {
-      await this.holdingReaders(async () => {
-        const { written, vectors } = await this.bulkInsert(inOrder(chunks), { keepVectors: true });
-        this.indexWritten(written, vectors);
-      });
-    } else {
+    try {
+      const chunks: Trajectory[][] = [];
+      for await (const chunk of this.freshChunks(inOrder(trajectories), counts)) chunks.push(chunk);
+      if (chunks.length > 1) {
+        await this.holdingReaders(async () => {
+          await this.bulkInsert(inOrder(chunks));
+          this.retrievals.clear();
+          await this.indexNewRows();
+        });
+        return counts;
+      }
       const fresh = chunks[0] ?? [];
       const vectors = await this.encoder.encode(transitionKeys(fresh));
-      // Written and indexed synchronously: no reader can come in between.
-      const written = this.withoutForeignKeyChecks(() =>
-        this.db.transaction(() => this.insert(fresh, vectors))(),
-      );
-      this.indexWritten(written, vectors);
+      this.insert(fresh, vectors);
+      this.endWrite('COMMIT');
+    } catch (error) {
+      this.endWrite('ROLLBACK');
+      throw error;
     }
+    this.retrievals.clear();
+    // Readers go on meanwhile, served by the index as it was; a small add takes one slice.
+    await this.indexNewRows();
     return counts;
   }
 
-  /** Brings the memo, the ANN index and the filter columns up to date after a commit. */
-  private indexWritten(written: Written, vectors: readonly Float32Array[]): void {
-    this.retrievals.clear();
-    if (this.ann) {
-      this.ann.add(written.rowids, vectors);
-      this.annUpTo = written.rowids.at(-1) ?? this.annUpTo;
-    } else if (this.count() > this.annThreshold) {
-      this.syncAnn();
+  /**
+   * Opens a write transaction (`BEGIN IMMEDIATE`, foreign-key checks off: see
+   * {@link insert}), waiting while another process holds the write lock — without blocking the
+   * event loop. Each attempt fails at once rather than sleeping in SQLite's busy handler, which
+   * would freeze a server for the whole wait (a bulk import holds the lock for all of it); the
+   * next attempt comes after a short pause. Fails with a {@link BufferLockedError} after
+   * `lockTimeoutMs`.
+   */
+  private async beginWrite(): Promise<void> {
+    const started = performance.now();
+    let pause = 5;
+    let told = false;
+    for (;;) {
+      this.assertOpen();
+      // SQLite ignores this pragma inside a transaction, hence before BEGIN.
+      this.db.pragma('foreign_keys = OFF');
+      this.db.pragma('busy_timeout = 0');
+      try {
+        this.db.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (error) {
+        this.db.pragma('foreign_keys = ON');
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+      } finally {
+        this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      }
+      const waited = performance.now() - started;
+      if (waited >= this.lockTimeoutMs) throw new BufferLockedError(this.path, waited);
+      if (!told && waited >= 1000) {
+        told = true;
+        this.onLockWait?.(
+          `${this.path} is being written by another process; waiting for it to finish (up to ${Math.round(this.lockTimeoutMs / 1000)} s)…`,
+        );
+      }
+      await sleep(pause);
+      pause = Math.min(2 * pause, 200);
     }
-    if (this.filters) {
-      for (const t of written.trajectories)
-        this.filters.addTrajectory(t.rowid, t.env, t.provenance, t.success);
-      written.rowids.forEach((rowid, i) => {
-        this.filters?.addTransition(rowid, written.trajectoryOf[i] as number);
-      });
+  }
+
+  /** Ends the transaction {@link beginWrite} opened and turns foreign-key checks back on. */
+  private endWrite(how: 'COMMIT' | 'ROLLBACK'): void {
+    try {
+      if (how === 'COMMIT' || this.db.inTransaction) this.db.exec(how);
+    } finally {
+      this.db.pragma('foreign_keys = ON');
     }
   }
 
@@ -288,23 +383,16 @@ export class ReplayBuffer {
   }
 
   /**
-   * Writes chunk i while chunk i + 1 is being embedded, all in one transaction: chunk i + 1 is
-   * read and sent to the encoder before chunk i is written. Keeps the vectors for the ANN index
-   * only when asked (a stream's would not fit in memory).
+   * Writes chunk i while chunk i + 1 is being embedded, all in the transaction
+   * {@link beginWrite} opened, which it commits (or rolls back): chunk i + 1 is read and sent to
+   * the encoder before chunk i is written.
    */
-  private async bulkInsert(
-    chunks: AsyncIterator<Trajectory[]>,
-    { keepVectors }: { keepVectors: boolean },
-  ) {
-    const written: Written = { rowids: [], trajectoryOf: [], trajectories: [] };
-    const vectors: Float32Array[] = [];
+  private async bulkInsert(chunks: AsyncIterator<Trajectory[]>): Promise<void> {
     const embed = (chunk: Trajectory[]) => {
       const pending = this.encoder.encode(transitionKeys(chunk));
       pending.catch(() => undefined); // awaited in its turn; this only keeps an early exit quiet
       return pending;
     };
-    this.db.pragma('foreign_keys = OFF');
-    this.db.exec('BEGIN IMMEDIATE');
     try {
       let next = await chunks.next();
       let embedding = next.done ? undefined : embed(next.value);
@@ -313,24 +401,14 @@ export class ReplayBuffer {
         const chunkVectors = embedding as Promise<Float32Array[]>;
         next = await chunks.next();
         embedding = next.done ? undefined : embed(next.value);
-        const embedded = await chunkVectors;
-        const part = this.insert(chunk, embedded);
-        if (keepVectors) {
-          written.rowids.push(...part.rowids);
-          written.trajectoryOf.push(...part.trajectoryOf);
-          written.trajectories.push(...part.trajectories);
-          vectors.push(...embedded);
-        }
+        this.insert(chunk, await chunkVectors);
       }
-      this.db.exec('COMMIT');
+      this.endWrite('COMMIT');
     } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.endWrite('ROLLBACK');
       await chunks.return?.();
       throw error;
-    } finally {
-      this.db.pragma('foreign_keys = ON');
     }
-    return { written, vectors };
   }
 
   /** The `k` stored transitions most similar to `key`, most similar first. */
@@ -551,9 +629,14 @@ export class ReplayBuffer {
       );
   }
 
-  /** Waits for pending adds, saves the ANN index (if any) and closes the database. Idempotent. */
+  /**
+   * Waits for pending adds, stops an index catch-up at its next slice, saves the ANN index (if
+   * any) and closes the database. Idempotent.
+   */
   async close(): Promise<void> {
     await this.writes;
+    this.closing = true;
+    await this.annSync;
     if (this.closed) return;
     if (this.ann && this.path !== ':memory:') {
       await this.ann.save(annPath(this.path));
@@ -576,21 +659,12 @@ export class ReplayBuffer {
   }
 
   /**
-   * Runs an insert with foreign-key checks off: `insert` takes every id it references from rows
-   * it has just written or looked up, and the checks cost an eighth of the insert time. (SQLite
-   * ignores the pragma inside a transaction, hence around it.) A test runs `foreign_key_check`.
+   * Writes trajectories and their transitions' vectors; the caller holds the transaction, with
+   * foreign-key checks off: `insert` takes every id it references from rows it has just written
+   * or looked up, and the checks cost an eighth of the insert time. A test runs
+   * `foreign_key_check`.
    */
-  private withoutForeignKeyChecks<T>(fn: () => T): T {
-    this.db.pragma('foreign_keys = OFF');
-    try {
-      return fn();
-    } finally {
-      this.db.pragma('foreign_keys = ON');
-    }
-  }
-
-  /** Writes trajectories and their transitions' vectors; the caller holds the transaction. */
-  private insert(trajectories: readonly Trajectory[], vectors: readonly Float32Array[]): Written {
+  private insert(trajectories: readonly Trajectory[], vectors: readonly Float32Array[]): void {
     const insertTask = this.sql('INSERT OR IGNORE INTO tasks (id, env, json) VALUES (?, ?, ?)');
     const insertObservation = this.sql(
       'INSERT OR IGNORE INTO observations (hash, json) VALUES (?, ?)',
@@ -616,7 +690,6 @@ export class ReplayBuffer {
       return changes === 1 ? Number(lastInsertRowid) : (observationByHash.get(hash) as number);
     };
     const addedAt = new Date().toISOString();
-    const written: Written = { rowids: [], trajectoryOf: [], trajectories: [] };
     let v = 0;
     for (const t of trajectories) {
       insertTask.run(t.task.id, t.task.env, JSON.stringify(t.task));
@@ -637,12 +710,6 @@ export class ReplayBuffer {
         finalReward: finalReward(t),
         success,
       }).lastInsertRowid;
-      written.trajectories.push({
-        rowid: Number(trajectory),
-        env: t.env,
-        provenance: t.provenance,
-        success: success === 1,
-      });
       let state = initial;
       t.steps.forEach((step, i) => {
         const next = observationId(step.observation);
@@ -668,12 +735,9 @@ export class ReplayBuffer {
           BigInt(success),
           BigInt(trajectory),
         );
-        written.rowids.push(Number(rowid));
-        written.trajectoryOf.push(Number(trajectory));
         state = next;
       });
     }
-    return written;
   }
 
   private exactRetrieve(
@@ -774,45 +838,96 @@ export class ReplayBuffer {
     return pools;
   }
 
-  private count(): number {
-    return this.sql('SELECT COUNT(*) FROM transitions').pluck().get() as number;
+  /** The highest transition rowid: the count, as transitions are never deleted. O(log n). */
+  private maxRowid(): number {
+    return (this.sql('SELECT MAX(rowid) FROM transitions').pluck().get() as number | null) ?? 0;
   }
 
   /**
-   * Brings the ANN index in line with the database once it has more than `annThreshold`
-   * transitions: loads the saved index, then adds what it lacks (transitions added while it was
-   * not saved, e.g. after a crash), or builds it from scratch when the file is missing.
+   * Brings the ANN index in line with the database at open, in one go (nothing is served yet):
+   * once there are more than `annThreshold` transitions, loads the saved index and adds what it
+   * lacks (transitions added while it was not saved, e.g. after a crash), or builds it from
+   * scratch when the file is missing.
    */
   private syncAnn(): void {
-    if (this.count() <= this.annThreshold) return;
-    if (!this.ann) {
-      this.ann = new AnnIndex(this.encoder.dimensions, this.annOptions);
-      this.annUpTo = this.loadSavedAnn(this.ann);
-      if (this.annUpTo === 0) this.ann = new AnnIndex(this.encoder.dimensions, this.annOptions);
+    if (this.maxRowid() <= this.annThreshold) return;
+    let ann = new AnnIndex(this.encoder.dimensions, this.annOptions);
+    let upTo = this.loadSavedAnn(ann);
+    if (upTo === 0) ann = new AnnIndex(this.encoder.dimensions, this.annOptions);
+    const filters = FilterIndex.load(this.db);
+    for (let slice = this.indexSlice(ann, filters, upTo, 10_000); slice.rows > 0; ) {
+      upTo = slice.upTo;
+      slice = this.indexSlice(ann, filters, upTo, 10_000);
     }
-    const from = this.annUpTo;
-    const rows = this.db
-      .prepare('SELECT rowid, embedding FROM transition_vectors WHERE rowid > ? ORDER BY rowid')
+    this.ann = ann;
+    this.filters = filters;
+    this.annUpTo = upTo;
+  }
+
+  /**
+   * Adds the transitions committed since the index was last brought up to date — this process's
+   * and other processes' alike — to the ANN index and the filter columns, or builds the index
+   * once the database has crossed `annThreshold`. Works in slices of a few milliseconds with the
+   * event loop turning in between, so a server keeps answering while another process's bulk
+   * import is being indexed (issue 22): meanwhile retrieval uses the index as it is, or exact
+   * search until a first build is complete. Catch-ups run one at a time.
+   */
+  private indexNewRows(): Promise<void> {
+    const run = this.annSync.then(() => this.catchUp());
+    this.annSync = run.catch(() => undefined);
+    return run;
+  }
+
+  private async catchUp(): Promise<void> {
+    if (this.closing || (!this.ann && this.maxRowid() <= this.annThreshold)) return;
+    // A first build goes into a new index, swapped in when complete; a live one grows in place.
+    const ann = this.ann ?? new AnnIndex(this.encoder.dimensions, this.annOptions);
+    const filters = (this.ann && this.filters) || new FilterIndex();
+    let upTo = this.ann ? this.annUpTo : 0;
+    for (;;) {
+      const started = performance.now();
+      let slice: { rows: number; upTo: number };
+      do {
+        slice = this.indexSlice(ann, filters, upTo, SLICE_ROWS);
+        upTo = slice.upTo;
+        if (ann === this.ann) this.annUpTo = upTo;
+      } while (slice.rows === SLICE_ROWS && performance.now() - started < SLICE_MS);
+      if (slice.rows < SLICE_ROWS) break;
+      await setImmediate();
+      if (this.closing) return; // a first build is dropped; a live index keeps what it has
+    }
+    this.ann = ann;
+    this.filters = filters;
+    this.annUpTo = upTo;
+    this.retrievals.clear();
+  }
+
+  /** Adds up to `limit` transitions after rowid `from` to `ann` and `filters`. */
+  private indexSlice(
+    ann: AnnIndex,
+    filters: FilterIndex,
+    from: number,
+    limit: number,
+  ): { rows: number; upTo: number } {
+    const rows = this.sql(
+      `SELECT rowid, embedding, env, provenance, success, trajectory FROM transition_vectors
+       WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+    )
       .raw()
-      .iterate(BigInt(from)) as Iterable<[number, Buffer]>;
-    let keys: number[] = [];
-    let vectors: Float32Array[] = [];
-    let last = from;
-    const flush = () => {
-      this.ann?.add(keys, vectors);
-      keys = [];
-      vectors = [];
-    };
-    for (const [rowid, blob] of rows) {
+      .all(BigInt(from), limit) as Array<[number, Buffer, string, Provenance, number, number]>;
+    if (rows.length === 0) return { rows: 0, upTo: from };
+    const keys: number[] = [];
+    const vectors: Float32Array[] = [];
+    for (const [rowid, blob, env, provenance, success, trajectory] of rows) {
       keys.push(Number(rowid));
       vectors.push(
         new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)),
       );
-      last = Number(rowid);
-      if (keys.length >= 10_000) flush();
+      filters.addTrajectory(Number(trajectory), env, provenance, Number(success) === 1);
+      filters.addTransition(Number(rowid), Number(trajectory));
     }
-    flush();
-    this.annUpTo = last;
+    ann.add(keys, vectors);
+    return { rows: rows.length, upTo: keys.at(-1) as number };
   }
 
   /**
@@ -890,13 +1005,6 @@ export class ReplayBuffer {
   private assertOpen(): void {
     if (this.closed) throw new Error(`replay buffer ${this.path} is closed; open it again.`);
   }
-}
-
-/** What one insert wrote: transition rowids with their trajectories' rowids, and the trajectories. */
-interface Written {
-  rowids: number[];
-  trajectoryOf: number[];
-  trajectories: Array<{ rowid: number; env: string; provenance: Provenance; success: boolean }>;
 }
 
 interface TrajectoryRow {

@@ -43,6 +43,8 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
   >();
   private nextId = 0;
   private ready = false;
+  /** Called, then forgotten, when the worker says 'ready' or goes away. */
+  private wakers: Array<() => void> = [];
   /** Set when a worker died: from then on everything is encoded on the calling thread. */
   private broken: Error | undefined;
 
@@ -90,17 +92,14 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
   async warm(): Promise<void> {
     if (this.broken) return;
     const worker = this.start();
+    // Waits through the worker's own listeners: a 'message' listener added to an unref'd
+    // worker refs it again, and the process would then outlive its work (issue 22, item 2).
+    if (this.ready) return;
+    worker.ref(); // an awaited warm() keeps the process up until the worker answers
     while (!this.ready && this.worker === worker) {
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          worker.off('message', wake);
-          worker.off('exit', wake);
-          resolve();
-        };
-        worker.on('message', wake);
-        worker.on('exit', wake);
-      });
+      await new Promise<void>((resolve) => this.wakers.push(resolve));
     }
+    if (this.pending.size === 0) worker.unref();
   }
 
   async close(): Promise<void> {
@@ -123,10 +122,11 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
     const worker = new Worker(new URL('./encoder-worker.js', import.meta.url), {
       workerData: this.data,
     });
-    worker.unref();
     worker.on('message', (reply: EncoderReply | 'ready') => {
-      if (reply === 'ready') this.ready = this.worker === worker;
-      else this.settle(reply);
+      if (reply === 'ready') {
+        this.ready = this.worker === worker;
+        this.wake();
+      } else this.settle(reply);
     });
     // A worker that dies costs speed, not data: its batches are encoded here instead.
     const fail = (error: Error) => {
@@ -143,11 +143,20 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
     worker.on('error', (error) =>
       fail(new Error(`the transition encoder worker failed: ${error.message}`, { cause: error })),
     );
-    worker.on('exit', (code) =>
-      fail(new Error(`the transition encoder worker exited (code ${code})`)),
-    );
+    worker.on('exit', (code) => {
+      this.wake();
+      fail(new Error(`the transition encoder worker exited (code ${code})`));
+    });
+    // After the listeners: adding a 'message' listener refs a worker again.
+    worker.unref();
     this.worker = worker;
     return worker;
+  }
+
+  private wake(): void {
+    const wakers = this.wakers;
+    this.wakers = [];
+    for (const wake of wakers) wake();
   }
 
   private settle(reply: EncoderReply): void {

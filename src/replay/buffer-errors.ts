@@ -1,0 +1,51 @@
+import { DreamGymError } from '../core/errors.ts';
+
+/** A buffer that must already exist (read commands, synthetic envs) does not. */
+export class BufferNotFoundError extends DreamGymError {
+  override name = 'BufferNotFoundError';
+  constructor(readonly path: string) {
+    super(
+      `${path}: no replay buffer there. Check the path, or create one with dreamgym buffer import FILE --db ${path}.`,
+    );
+  }
+}
+
+/** `--db` names something that is not a replay-buffer file: a URL, a directory, another file. */
+export class BufferLocationError extends DreamGymError {
+  override name = 'BufferLocationError';
+}
+
+/** Another process held the buffer's write lock for longer than this one would wait. */
+export class BufferLockedError extends DreamGymError {
+  override name = 'BufferLockedError';
+  constructor(
+    readonly path: string,
+    readonly waitedMs: number,
+  ) {
+    super(
+      `${path} is being written by another process (a bulk import?) and stayed locked for ${Math.round(waitedMs / 1000)} s; let that write finish, then try again (imports into one buffer run one after another).`,
+    );
+  }
+}
+
+/** Matches `scheme://…`: a URL, which a file path never is. */
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * Refuses a database location this build cannot store a buffer at, naming what it supports:
+ * replay buffers are SQLite files (or `:memory:`). A URL would otherwise be taken for a relative
+ * path and "work" by creating a folder named after its scheme.
+ */
+export function checkBufferLocation(path: string): void {
+  if (URL_LIKE.test(path)) {
+    const scheme = path.slice(0, path.indexOf(':'));
+    throw new BufferLocationError(
+      `${scheme}:// buffers are not supported: a replay buffer is a SQLite file, so pass a file path such as runs/x/buffer.db (or :memory:), not ${redact(path)}.`,
+    );
+  }
+}
+
+/** A URL without the password, fit to print. */
+function redact(url: string): string {
+  return url.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@');
+}
