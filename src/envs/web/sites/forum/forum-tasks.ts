@@ -38,8 +38,16 @@ const lists = new Map<number, ForumTaskEntry[]>();
  * cover every template and the order never depends on how many tasks are asked for.
  */
 export function forumTaskList(seed = 0): readonly ForumTaskEntry[] {
-  const cached = lists.get(seed);
-  if (cached) return cached;
+  let list = lists.get(seed);
+  if (!list) {
+    list = buildForumTaskList(seed);
+    lists.set(seed, list);
+  }
+  return list;
+}
+
+/** {@link forumTaskList} computed afresh (no cache): generates the site and instantiates. */
+export function buildForumTaskList(seed: number): ForumTaskEntry[] {
   const db = new Database(templateDatabase(forumApp, seed));
   let pools: Array<{ template: ForumTemplate; instances: TemplateInstance[] }>;
   try {
@@ -67,7 +75,6 @@ export function forumTaskList(seed = 0): readonly ForumTaskEntry[] {
       entries.push({ index, template, config: toConfig(index, template, phrasing, instance) });
     }
   }
-  lists.set(seed, entries);
   return entries;
 }
 
