@@ -277,7 +277,8 @@ describe('forum forms', () => {
     await s.post(`/comment/${comment.id}/delete`, {});
     const html = (await s.get(page)).html;
     const own = html.slice(html.indexOf(`id="comment-${comment.id}"`));
-    expect(own).toMatch(/^[^]*?<div class="comment-body">\[deleted\]<\/div>/);
+    const body = own.slice(own.indexOf('<div class="comment-body">'));
+    expect(body.startsWith('<div class="comment-body">[deleted]</div>')).toBe(true);
   });
 
   it('subscribes and unsubscribes, creates forums and saves the bio', async () => {
