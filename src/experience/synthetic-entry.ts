@@ -1,7 +1,9 @@
 import { ConfigError } from '../core/errors.ts';
+import type { Trajectory } from '../core/types.ts';
 import { type EnvEntry, type EnvOptions, envEntry } from '../envs/registry.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
 import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { WriteBehind } from '../replay/write-behind.ts';
 import { llmFreeModel } from './llm-free.ts';
 import { SyntheticEnv } from './synthetic-env.ts';
 
@@ -10,27 +12,51 @@ export function isSyntheticRef(name: string): boolean {
   return name.startsWith('synthetic:');
 }
 
+/** A `synthetic:FAMILY` entry: its envs share one open buffer, which `close()` closes. */
+export interface SyntheticEntry extends EnvEntry {
+  /**
+   * Stores a finished episode in the buffer as `synthetic`, in the background (see
+   * {@link WriteBehind}): the step that ended it does not wait for the buffer.
+   */
+  writeBack(trajectory: Trajectory): void;
+  /** Writes the episodes still waiting, then closes the buffer. */
+  close(): Promise<void>;
+}
+
 /**
  * The registry entry of `synthetic:FAMILY` (e.g. `synthetic:webshop`): SyntheticEnvs over the
- * replay buffer at `options.db` with the LLM-free experience model learnt from it, the family's
- * step limit, its public train/test task lists, and every finished episode written back to the
- * buffer as `synthetic` (so experience served to remote trainers lands where local experience does).
+ * existing replay buffer at `options.db` (never created here: a mistyped path fails and leaves
+ * nothing behind) with the LLM-free experience model learnt from it, the family's step limit and
+ * its public train/test task lists. Finished episodes handed to `writeBack` (a server's
+ * `onEpisode`) go back to the buffer as `synthetic`, so experience served to remote trainers
+ * lands where local experience does.
  */
-export function syntheticEntry(name: string, options: EnvOptions & { db?: string }): EnvEntry {
+export function syntheticEntry(
+  name: string,
+  options: EnvOptions & { db?: string; warn?: (message: string) => void },
+): SyntheticEntry {
   const family = name.slice('synthetic:'.length);
   if (!options.db)
     throw new ConfigError(
       `${name} learns from a replay buffer: pass --db PATH (see dreamgym buffer import).`,
     );
   const real = envEntry(family);
-  const buffer = ReplayBuffer.open({ path: options.db });
-  if ((buffer.stats().byEnv[family]?.['real-offline']?.transitions ?? 0) === 0) {
-    throw new ConfigError(
-      `${options.db} holds no real-offline ${family} transitions; import offline data first (dreamgym collect, then dreamgym buffer import).`,
-    );
+  const buffer = ReplayBuffer.open({ path: options.db, create: false });
+  try {
+    if ((buffer.stats().byEnv[family]?.['real-offline']?.transitions ?? 0) === 0) {
+      throw new ConfigError(
+        `${options.db} holds no real-offline ${family} transitions; import offline data first (dreamgym collect, then dreamgym buffer import).`,
+      );
+    }
+  } catch (error) {
+    void buffer.close();
+    throw error;
   }
   const model = llmFreeModel(family, buffer);
   const tasks = real.tasks(options);
+  const writer = new WriteBehind(buffer, {
+    warn: options.warn ?? ((message) => console.error(message)),
+  });
   return {
     maxSteps: real.maxSteps,
     description: `synthetic ${family}: the LLM-free experience model over ${options.db}`,
@@ -41,11 +67,15 @@ export function syntheticEntry(name: string, options: EnvOptions & { db?: string
           model,
           buffer,
           tasks,
-          writeBack: true,
           policyId: 'remote',
         }),
         o.maxSteps ?? real.maxSteps,
       ),
     tasks: () => tasks,
+    writeBack: (trajectory) => writer.push(trajectory),
+    close: async () => {
+      await writer.close();
+      await buffer.close();
+    },
   };
 }

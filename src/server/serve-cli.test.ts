@@ -1,12 +1,14 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readTrajectories } from '../data/trajectory-file.ts';
+import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { webshopTrajectories } from '../replay/testing/fixtures.ts';
 
 const bin = join(import.meta.dirname, '../../bin/dreamgym.js');
 let child: ChildProcess | undefined;
@@ -71,6 +73,58 @@ describe('dreamgym serve', () => {
     const [trajectory] = await readTrajectories(record);
     expect(trajectory).toMatchObject({ provenance: 'real-online', env: 'webshop' });
     expect(trajectory?.steps.at(-1)?.truncated).toBe(true);
+  });
+
+  it('serving a synthetic env, exits on SIGINT with the record file and the buffer closed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dreamgym-serve-synthetic-'));
+    const db = join(dir, 'buffer.db');
+    const buffer = ReplayBuffer.open({ path: db });
+    await buffer.add(await webshopTrajectories(30));
+    await buffer.close();
+    const record = join(dir, 'served.jsonl');
+    const { url, output, process } = await startServe([
+      '--env',
+      'synthetic:webshop',
+      '--db',
+      db,
+      '--port',
+      '0',
+      '--max-steps',
+      '2',
+      '--record',
+      record,
+    ]);
+    const id = (await post(`${url}/create`)) as number;
+    await post(`${url}/reset`, { env_idx: id, session_id: 0 });
+    await post(`${url}/step`, { env_idx: id, action: 'search[mug]' });
+    const last = (await post(`${url}/step`, { env_idx: id, action: 'click[back to search]' })) as {
+      done: boolean;
+    };
+    expect(last.done).toBe(true);
+    process.kill('SIGINT');
+    // Before the fix the encoder worker kept the process up until a second signal.
+    const exit = once(process, 'exit');
+    const code = await Promise.race([exit.then(([c]) => c), sleep(15_000).then(() => 'alive')]);
+    expect(code).toBe(0);
+    expect(output()).toContain(`wrote 1 episodes to ${record}`);
+    expect(await readTrajectories(record)).toHaveLength(1);
+    const after = ReplayBuffer.open({ path: db, create: false });
+    expect(after.stats().byEnv.webshop?.synthetic?.trajectories).toBe(1);
+    expect(after.integrityCheck()).toBe('ok');
+    await after.close();
+  }, 60_000);
+
+  it('refuses a synthetic env on a buffer path that does not exist, creating nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dreamgym-serve-typo-'));
+    const db = join(dir, 'typo/path.db');
+    const run = spawnSync(
+      process.execPath,
+      [bin, 'serve', '--env', 'synthetic:webshop', '--db', db, '--port', '0'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`${db}: no replay buffer there`);
+    expect(existsSync(join(dir, 'typo'))).toBe(false);
   });
 
   it('fails with the fix when the port is taken', async () => {

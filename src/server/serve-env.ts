@@ -1,3 +1,4 @@
+import type { Trajectory } from '../core/types.ts';
 import { TrajectoryWriter } from '../data/trajectory-file.ts';
 import type { TaskSplit } from '../envs/env.ts';
 import { type EnvOptions, envEntry } from '../envs/registry.ts';
@@ -34,7 +35,8 @@ export interface ServedEnv extends ListeningServer {
 
 /**
  * `dreamgym serve` without the command line: the registry's env served on a port, finished
- * episodes written to `record` if given. Closing also finishes the record file.
+ * episodes written to `record` if given (and, for a synthetic env, back to its buffer). Closing
+ * also finishes the record file and closes the buffer.
  */
 export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
   const envOptions: EnvOptions & { db?: string } = {
@@ -44,10 +46,21 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     ...(options.catalogSeed !== undefined && { catalogSeed: options.catalogSeed }),
     ...(options.db !== undefined && { db: options.db }),
   };
-  const entry = isSyntheticRef(options.env)
-    ? syntheticEntry(options.env, envOptions)
-    : envEntry(options.env);
-  const writer = options.record ? await TrajectoryWriter.open(options.record) : undefined;
+  const synthetic = isSyntheticRef(options.env)
+    ? syntheticEntry(options.env, { ...envOptions, ...(options.warn && { warn: options.warn }) })
+    : undefined;
+  const entry = synthetic ?? envEntry(options.env);
+  let writer: TrajectoryWriter | undefined;
+  try {
+    writer = options.record ? await TrajectoryWriter.open(options.record) : undefined;
+  } catch (error) {
+    await synthetic?.close();
+    throw error;
+  }
+  const onEpisode = async (trajectory: Trajectory) => {
+    synthetic?.writeBack(trajectory);
+    await writer?.write(trajectory);
+  };
   const server = createEnvServer({
     name: options.env,
     description: entry.description,
@@ -62,7 +75,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     ...(options.warn && { warn: options.warn }),
     // Synthetic envs are named `synthetic:…`; their episodes must never pass for real ones.
     provenance: options.env.startsWith('synthetic:') ? 'synthetic' : 'real-online',
-    ...(writer && { onEpisode: (trajectory) => writer.write(trajectory) }),
+    ...((writer || synthetic) && { onEpisode }),
   });
   let listening: ListeningServer;
   try {
@@ -73,6 +86,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
   } catch (error) {
     await server.close();
     await writer?.abort();
+    await synthetic?.close();
     throw error;
   }
   return {
@@ -82,6 +96,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     close: async () => {
       await listening.close();
       await writer?.close();
+      await synthetic?.close();
     },
   };
 }
