@@ -84,6 +84,11 @@ export class Session {
     this.lastActive = clock();
   }
 
+  /** Marks the session active now (a request came for it). */
+  touch(): void {
+    this.lastActive = this.clock();
+  }
+
   /** True while a call is queued or running: such a session is never idle. */
   get busy(): boolean {
     return this.pending > 0;

@@ -74,15 +74,23 @@ export class SessionStore {
     return session;
   }
 
-  /** The open session `id`, or an {@link UnknownSessionError}. */
+  /**
+   * The open session `id`, or an {@link UnknownSessionError}. Every request on a session looks
+   * it up here or in {@link find}, so a lookup counts as activity: a client that only polls
+   * (`GET /observation` every few seconds) is not reaped as idle.
+   */
   get(id: number): Session {
     const session = this.sessions.get(id);
     if (!session) throw new UnknownSessionError(id, this.options.idleTimeoutMs);
+    session.touch();
     return session;
   }
 
+  /** The open session `id`, if any; like {@link get}, counts as activity. */
   find(id: number | undefined): Session | undefined {
-    return id === undefined ? undefined : this.sessions.get(id);
+    const session = id === undefined ? undefined : this.sessions.get(id);
+    session?.touch();
+    return session;
   }
 
   ids(): number[] {
