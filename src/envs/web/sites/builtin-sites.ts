@@ -1,23 +1,28 @@
-import { randomUUID } from 'node:crypto';
-import type { BrowserContext } from 'playwright-core';
+import Database from 'better-sqlite3';
+import type { BrowserContext, Route } from 'playwright-core';
 import { TaskError } from '../../../core/errors.ts';
 import type { WebArenaConfig } from '../webarena/config.ts';
 import type { SiteProvider, SiteSession } from './site-provider.ts';
-import {
-  INSTANCE_HEADER,
-  type RunningWebApp,
-  startWebApp,
-  type WebAppDefinition,
-} from './web-app.ts';
+import { templateDatabase, type WebAppDefinition, webAppRouter } from './web-app.ts';
 
 /**
- * Serves our built-in web apps in-process, each started on a free port the first time a task
- * needs it. Every episode gets one instance id and, in every app it uses, a private copy of the
- * generated state; the browser context sends the id with each request ({@link INSTANCE_HEADER}).
+ * The base URL of a built-in app inside a browser env, e.g. `http://forum.test`: the same in every
+ * episode and every process (`.test` is reserved for testing and never resolves), so the URLs in
+ * observations — and so the replay buffer's texts — do not depend on a port.
+ */
+export function builtInSiteUrl(app: WebAppDefinition): string {
+  return `http://${app.name}.test`;
+}
+
+/**
+ * Serves our built-in web apps to browser envs without a port: each episode's context routes
+ * requests for `http://NAME.test/…` ({@link builtInSiteUrl}) straight to the app's Hono router
+ * over the episode's own copy of the generated database. Concurrent episodes never see each
+ * other's changes, and nothing listens on the network. (`dreamgym serve-site` serves an app over
+ * HTTP for a person instead.)
  */
 export class BuiltInSites implements SiteProvider {
   private readonly bySite: Map<string, WebAppDefinition>;
-  private readonly running = new Map<string, Promise<RunningWebApp>>();
   private closed = false;
 
   constructor(
@@ -27,8 +32,7 @@ export class BuiltInSites implements SiteProvider {
     this.bySite = new Map(apps.map((app) => [app.site, app]));
   }
 
-  /** The running app standing in for `site`, started on first use. */
-  app(site: string): Promise<RunningWebApp> {
+  private definition(site: string): WebAppDefinition {
     const definition = this.bySite.get(site);
     if (!definition) {
       throw new TaskError(
@@ -36,54 +40,73 @@ export class BuiltInSites implements SiteProvider {
           'Run tasks for other sites against your own deployment (webarena@CONFIG with --site NAME=URL).',
       );
     }
-    let app = this.running.get(site);
-    if (!app) {
-      app = startWebApp(definition, { seed: this.seed });
-      this.running.set(site, app);
-    }
-    return app;
+    return definition;
   }
 
   async open(config: WebArenaConfig): Promise<SiteSession> {
     if (this.closed) throw new TaskError('the built-in sites were closed; open a new env.');
-    const id = randomUUID();
-    const apps = await Promise.all(config.sites.map((site) => this.app(site)));
-    const urls: Record<string, string> = {};
-    for (const [i, app] of apps.entries()) {
-      app.createInstance(id);
-      urls[config.sites[i] as string] = app.url;
-    }
+    const apps = config.sites.map((site) => {
+      const definition = this.definition(site);
+      const db = new Database(templateDatabase(definition, this.seed));
+      return { site, definition, db, url: builtInSiteUrl(definition) };
+    });
     let disposed = false;
     return {
-      urls,
+      urls: Object.fromEntries(apps.map((app) => [app.site, app.url])),
       prepare: async (context: BrowserContext) => {
-        await context.setExtraHTTPHeaders({ [INSTANCE_HEADER]: id });
-        if (!config.require_login) return;
-        const cookies = apps.flatMap((app) => {
-          const db = app.instance(id);
-          const login = db && app.definition.loginCookies?.(db);
-          return Object.entries(login ?? {}).map(([name, value]) => ({
+        for (const app of apps) {
+          const router = webAppRouter(app.definition, () => (disposed ? undefined : app.db));
+          await context.route(`${app.url}/**`, (route) => fulfil(route, router.fetch));
+          const login = config.require_login ? app.definition.loginCookies?.(app.db) : undefined;
+          const cookies = Object.entries(login ?? {}).map(([name, value]) => ({
             name,
             value,
             url: app.url,
           }));
-        });
-        if (cookies.length > 0) await context.addCookies(cookies);
+          if (cookies.length > 0) await context.addCookies(cookies);
+        }
       },
       dispose: async () => {
         if (disposed) return;
         disposed = true;
-        for (const app of apps) app.disposeInstance(id);
+        for (const app of apps) app.db.close();
       },
     };
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const apps = await Promise.allSettled(this.running.values());
-    this.running.clear();
-    await Promise.all(
-      apps.map((app) => (app.status === 'fulfilled' ? app.value.close() : undefined)),
-    );
   }
+}
+
+/** Answers a browser request with the app's response, as a server would. */
+async function fulfil(
+  route: Route,
+  fetch: (request: Request) => Response | Promise<Response>,
+): Promise<void> {
+  const request = route.request();
+  const method = request.method();
+  const headers = await request.allHeaders();
+  const body = method === 'GET' || method === 'HEAD' ? undefined : request.postDataBuffer();
+  let response: Response;
+  try {
+    response = await fetch(new Request(request.url(), { method, headers, body: body ?? null }));
+  } catch (error) {
+    await route.fulfill({ status: 500, body: `internal error: ${(error as Error).message}` });
+    return;
+  }
+  const out: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') out[name] = value;
+  });
+  // Several cookies travel as one header with one cookie a line, as Playwright expects.
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) out['set-cookie'] = cookies.join('\n');
+  await route
+    .fulfill({
+      status: response.status,
+      headers: out,
+      body: Buffer.from(await response.arrayBuffer()),
+    })
+    .catch(() => undefined);
 }
