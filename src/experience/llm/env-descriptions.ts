@@ -1,7 +1,7 @@
 /**
  * What the LLM experience model is told about an env family: the action syntax, what states look
  * like and how rewards work. Only public knowledge (the WebShop and ALFWorld papers' page formats,
- * command grammars and reward rules), never a real env's hidden state, catalog or code: the
+ * command grammars and reward rules; WebArena's tree format, actions and evaluation), never a real env's hidden state, catalog or code: the
  * specifics of an episode come from the retrieved demonstrations.
  */
 
@@ -22,12 +22,33 @@ States are ALFWorld's text, word for word. The first one: "You are in the middle
 The admissible actions are the commands that make sense in the state (go to every receptacle, open/close where the agent is, take what lies there, …), listed with each state.
 Reward: 1 on the step that completes the goal, which ends the episode (terminated); 0 on every other step.`;
 
+export const WEB_DESCRIPTION = `Real web sites in a browser (after WebArena). The agent completes the instruction on the sites: finds information and answers it, or changes something (posts, edits, settings).
+States are WebArena's accessibility-tree text. First the open tabs on one line, "Tab 0 (current): <page title> | Tab 1: <title>", then "URL: <current URL>" (after a failed navigation also "Error: <what happened>"), a blank line, then the page: one element a line, "[id] role 'name' property: value …", indented with one tab per level of depth, e.g.
+[1] RootWebArea 'Cooking' focused: True
+\t[7] link 'Home'
+\t[12] heading 'Cooking'
+\t[15] searchbox 'Search' required: False
+\t[20] link 'Best pasta sauce?'
+\t\t[21] StaticText '12 comments'
+Names are quoted as Python's repr quotes strings. Properties include focused: True, required: False, checked: true, expanded: False, disabled: True, value: <text typed in a field or option chosen>. The id is a number the page view gives each element: the same page content always shows the same ids, an element keeps its id while the page stays loaded, and a newly loaded page numbers its elements again from 1 in line order. The root line is the page title's RootWebArea.
+Actions (WebArena's): click [id]; type [id] [text] [1] (types the text into a field, replacing what it held, then presses Enter; [0] types without Enter); hover [id]; press [key_comb] (e.g. press [Enter], press [Control+a]); scroll [down] / scroll [up]; new_tab; tab_focus [i]; close_tab; goto [url]; go_back; go_forward; stop [answer] (ends the episode; the answer is empty when the task asks for no information).
+How pages change:
+- Clicking a link loads the page it leads to: a new URL, a new tab title, a new tree. Clicking a button or pressing Enter in a field submits its form: the site answers with a page (search results for the query, the post or item just created or saved, a message such as "Saved"); the values sent appear on that page where the site shows them.
+- Typing without Enter changes only the field: it shows the text as its value (value: <text>) and takes the focus; the rest of the page and the URL stay.
+- Clicking a checkbox, radio button, tab or menu changes that element in place (checked, selected, expanded). Scrolling and hovering rarely change the text.
+- go_back / go_forward show the tab's previous / next page again; goto loads the URL; a page revisited shows the same content unless a submission changed it (a changed page stays changed).
+- An action on an id the page does not show changes nothing.
+Long pages are cut in this prompt: a line "[… N lines cut …]" stands for lines not shown. Write the next state in full in the same format for every part you know; leave out lines you cannot know, and never write the cut marker itself.
+The admissible actions listed with each state are: "click [id]" for every link, button and other control; "type [id] [<text>]" for every text field; then "scroll [down]", "scroll [up]", "go_back", "go_forward", "new_tab", "tab_focus [i]" for other tabs, "close_tab" when several tabs are open, "press [<key_comb>]", "goto [<url>]", "stop [<answer>]".
+Reward: 0 on every step except stop, which ends the episode (terminated): 1 when the task was done (the answer holds the requested information, or the sites now show the requested change), else 0.`;
+
 export const GENERIC_DESCRIPTION = `A text environment. The state is the text the environment shows the agent; the agent acts with short text commands. Where the environment knows them, the admissible actions are listed with each state; a free-text action is listed as a template with a <placeholder>, e.g. search[<query>].
 The demonstrations show this environment's real text format, how actions change states and when rewards come: follow them closely.
 Reward: usually 0 until the task is completed or the episode ends, when it measures how well the task was done.`;
 
 /** Built-in descriptions by env family; `agentgym:webshop` and `agentgym:alfworld` included. */
 const DESCRIPTIONS: ReadonlyArray<[RegExp, string]> = [
+  [/^(web:|webarena)/i, WEB_DESCRIPTION],
   [/webshop/i, WEBSHOP_DESCRIPTION],
   [/household|alfworld/i, HOUSEHOLD_DESCRIPTION],
 ];

@@ -7,9 +7,13 @@ import type { Observation, Step, Task } from '../../core/types.ts';
 import type { ChatMessage } from '../../llm/client.ts';
 import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
 import type { ExperienceRequest } from '../experience-model.ts';
+import { type PruneFocus, pruneTree } from '../web/prune.ts';
 import { envDescriptionFor } from './env-descriptions.ts';
 
-/** Character limits for the texts a prompt quotes; longer ones keep their head and tail. */
+/**
+ * Character limits for the texts a prompt quotes (the state budget). Longer texts keep their head
+ * and tail; longer accessibility-tree pages are pruned instead ({@link fitText}).
+ */
 export interface TextLimits {
   /** The current state. Default 6,000: the model must see the whole page it acts on. */
   state: number;
@@ -115,7 +119,7 @@ export function predictionMessages(
     taskSection(task),
     demonstrationsSection(demonstrations, options),
     historySection(history, options),
-    stateSection(state, options.limits.state),
+    stateSection(state, options.limits.state, action),
     `## Action\n${action}`,
     'Predict what the environment shows after this action, the reward and whether the episode ends. Reason step by step first, then answer with the JSON object.',
   ].join('\n\n');
@@ -147,9 +151,9 @@ export function formatDemonstration(
 ): string {
   return [
     `### Demonstration ${index + 1} (similarity ${d.similarity.toFixed(2)}; step ${d.t + 1} of an episode of: ${clip(d.task.instruction, 300)})`,
-    `State:\n${clip(d.state.text, limits.demonstration)}`,
+    `State:\n${fitText(d.state.text, limits.demonstration, { action: d.action })}`,
     `Action: ${d.action}`,
-    `Next state:\n${clip(d.nextState.text, limits.demonstration)}`,
+    `Next state:\n${fitText(d.nextState.text, limits.demonstration, { action: d.action, before: d.state.text })}`,
     ...(d.nextState.actions
       ? [`Next admissible actions: ${actionList(d.nextState.actions, limits.demonstrationActions)}`]
       : []),
@@ -172,21 +176,31 @@ export function historySection(history: readonly Step[], options: ResolvedPrompt
       ? 'Observation: (unchanged: the action was not admissible)'
       : i === shown.length - 1
         ? 'Observation: (the current state, below)'
-        : `Observation:\n${clip(step.observation.text, options.limits.history)}`;
+        : `Observation:\n${fitText(step.observation.text, options.limits.history, { action: shown[i + 1]?.action })}`;
     return `### Step ${first + i + 1}\nAction: ${step.action}\n${outcome}\nReward: ${step.reward}`;
   });
   return [heading, ...steps].join('\n');
 }
 
-export function stateSection(state: Observation, limit: number): string {
+/** The current state; a tree page over `limit` is pruned around the target of `action`. */
+export function stateSection(state: Observation, limit: number, action?: string): string {
   const actions = state.actions ? `\nAdmissible actions: ${actionList(state.actions)}` : '';
-  return `## Current state\n${clip(state.text, limit)}${actions}`;
+  return `## Current state\n${fitText(state.text, limit, action === undefined ? {} : { action })}${actions}`;
 }
 
 /** Actions as a JSON array, the form the answer uses; past `max`, a count of the rest. */
 export function actionList(actions: readonly string[], max = Number.POSITIVE_INFINITY): string {
   const listed = JSON.stringify(actions.slice(0, max));
   return actions.length > max ? `${listed} and ${actions.length - max} more` : listed;
+}
+
+/**
+ * `text` within `max` characters: an accessibility-tree page pruned ({@link pruneTree}: the
+ * header, the action target's region, the changed lines, the focused element, headings, links
+ * and fields, with markers where lines were cut), any other text clipped ({@link clip}).
+ */
+export function fitText(text: string, max: number, focus: PruneFocus = {}): string {
+  return clip(pruneTree(text, max, focus), max);
 }
 
 /**
