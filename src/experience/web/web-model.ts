@@ -25,7 +25,15 @@ import {
   type WebKnowledge,
 } from './knowledge.ts';
 import { composeActions } from './page-actions.ts';
-import { pageText, pageTitle, parseTree, renderTree, type TreeNode, type WebTree } from './tree.ts';
+import {
+  pageText,
+  pageTitle,
+  parseTree,
+  prop,
+  renderTree,
+  type TreeNode,
+  type WebTree,
+} from './tree.ts';
 import { applyTyping } from './typing.ts';
 import { moveOrigin, originOf, pathKey } from './urls.ts';
 
@@ -229,9 +237,22 @@ export class WebExperienceModel implements ExperienceModel {
   private follow(context: Context, kind: 'click' | 'hover', target: TreeNode): Prediction {
     const { tree, state } = context;
     const from = pathKey(tree.url);
+    // A link shows where it leads (`url:`): the page at that path, where the buffer saw one.
+    const href = kind === 'click' ? prop(target, 'url') : undefined;
+    const seenAt = href === undefined ? undefined : this.knowledge.viewAt(href);
+    if (href !== undefined && seenAt?.how === 'path')
+      return this.land(
+        context,
+        seenAt.page,
+        `${fieldKey(target)} leads to ${pathKey(href)}, a page real episodes loaded`,
+      );
     const verb = edgeVerb(kind, false) as string;
     const here = this.knowledge.edgeOutcomes(from, verb, target);
-    const candidates = here.length > 0 ? here : this.knowledge.edgeOutcomes('*', verb, target);
+    const anywhere = here.length > 0 ? here : this.knowledge.edgeOutcomes('*', verb, target);
+    const candidates =
+      href === undefined
+        ? anywhere
+        : anywhere.filter((c) => pathKey(parseTree(c.observation.text)?.url) === pathKey(href));
     if (candidates.length > 0) {
       const near = contextWords(tree, target);
       let best = candidates[0] as (typeof candidates)[number];
@@ -254,6 +275,12 @@ export class WebExperienceModel implements ExperienceModel {
         `a real episode's ${kind} on ${fieldKey(target)} ${where} led to ${pathKey(parseTree(best.observation.text)?.url)}`,
       );
     }
+    if (seenAt)
+      return this.land(
+        context,
+        seenAt.page,
+        `no real episode loaded ${pathKey(href)}; shown like the seen page ${pathKey(parseTree(seenAt.page.observation.text)?.url)} of the same shape`,
+      );
     const titled =
       kind === 'click' && target.role === 'link' && this.knowledge.pageTitled(target.name ?? '');
     if (titled)
