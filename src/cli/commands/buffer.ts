@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { exportJsonl, importJsonl } from '../../replay/jsonl.ts';
-import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { checkTrajectoryFile, exportJsonl, importJsonl } from '../../replay/jsonl.ts';
+import { ReplayBuffer, type ReplayBufferOptions } from '../../replay/replay-buffer.ts';
 import { intOption } from '../options.ts';
 
 const PROVENANCES = ['real-offline', 'real-online', 'synthetic'] as const;
@@ -12,8 +12,16 @@ function provenanceOption(value: string) {
   return value as (typeof PROVENANCES)[number];
 }
 
-async function withBuffer<T>(path: string, body: (buffer: ReplayBuffer) => Promise<T>): Promise<T> {
-  const buffer = ReplayBuffer.open({ path });
+/**
+ * Runs `body` on the buffer at `path`, closed afterwards. Only `import` creates a missing buffer:
+ * a read command on a mistyped path fails and leaves nothing behind.
+ */
+async function withBuffer<T>(
+  path: string,
+  body: (buffer: ReplayBuffer) => Promise<T>,
+  options: Pick<ReplayBufferOptions, 'create' | 'onLockWait'> = { create: false },
+): Promise<T> {
+  const buffer = ReplayBuffer.open({ path, ...options });
   try {
     return await body(buffer);
   } finally {
@@ -30,10 +38,14 @@ export function bufferCommand(program: Command): void {
     .command('import')
     .description('add the trajectories of a JSONL file (all or nothing)')
     .argument('<file>', 'trajectory JSONL file')
-    .requiredOption('--db <path>', 'buffer database file (created if missing)')
+    .requiredOption('--db <path>', 'buffer database file, a SQLite file (created if missing)')
     .action(async (file: string, o) => {
       const started = performance.now();
-      const { added, skipped } = await withBuffer(o.db, (b) => importJsonl(b, file));
+      await checkTrajectoryFile(file); // before the buffer is created for it
+      const { added, skipped } = await withBuffer(o.db, (b) => importJsonl(b, file), {
+        create: true,
+        onLockWait: (message) => console.error(message),
+      });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       console.log(
         `added ${added} trajectories (${skipped} already stored) in ${seconds} s\nbuffer: ${o.db}`,
