@@ -1,4 +1,5 @@
-import { InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+import { parseSiteFlags } from '../envs/web/sites/url-sites.ts';
 
 /** Commander parser for an integer option with bounds; the error names the option's rule. */
 export function intOption(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -25,4 +26,30 @@ export function splitOption(value: string): 'train' | 'test' {
     throw new InvalidArgumentError(`expected train or test, got "${value}".`);
   }
   return value;
+}
+
+/** Commander collector for a repeatable option: every value, in order. */
+export function repeatable(value: string, previous: readonly string[] = []): string[] {
+  return [...previous, value];
+}
+
+/**
+ * Adds `--site NAME=URL` (repeatable) to a command that takes `--env`: the base URL of one of a
+ * user's WebArena sites for `webarena@CONFIG` envs. It sets WebArena's own env variable for the
+ * site (`--site reddit=URL` sets `REDDIT`), which is where webarena@ envs read URLs from.
+ */
+export function addSiteOption(command: Command): Command {
+  return command
+    .option(
+      '--site <NAME=URL>',
+      'webarena@CONFIG: base URL of a WebArena site, e.g. reddit=http://HOST:9999 (repeatable; or set REDDIT, SHOPPING, …)',
+      repeatable,
+      [],
+    )
+    .hook('preAction', (_, action) => {
+      const pairs: string[] = action.opts().site ?? [];
+      for (const [site, url] of Object.entries(parseSiteFlags(pairs))) {
+        process.env[site.toUpperCase()] = url;
+      }
+    });
 }

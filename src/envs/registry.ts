@@ -2,6 +2,8 @@ import { ConfigError } from '../core/errors.ts';
 import { agentgymEntry, isAgentGymRef } from './agentgym/index.ts';
 import type { Env, TaskSource } from './env.ts';
 import { HOUSEHOLD_MAX_STEPS, HouseholdEnv, makeHousehold } from './household/household-env.ts';
+import { isWebAppRef, webAppEntries, webAppEntry } from './web/index.ts';
+import { isWebArenaRef, webarenaEntry } from './web/webarena/index.ts';
 import { makeWebShop, WEBSHOP_MAX_STEPS, WebShopEnv } from './webshop/webshop-env.ts';
 
 /** Options every built-in env understands; each env reads the ones that apply to it. */
@@ -56,18 +58,22 @@ export const ENVS: Record<string, EnvEntry> = {
       }),
     tasks: () => new HouseholdEnv(),
   },
+  ...webAppEntries(),
 };
 
 /**
- * The registry entry for `name`, or for a remote AgentGym server named `agentgym:NAME@URL`; an
- * unknown name lists the known ones.
+ * The registry entry for `name`: a built-in env (`webshop`, `household`, `web:forum`, …), a remote
+ * AgentGym server (`agentgym:NAME@URL`), or WebArena task configs run against the user's own sites
+ * (`webarena@CONFIG`, site URLs from WebArena's env variables, which `--site` sets). An unknown
+ * name lists the known ones.
  */
 export function envEntry(name: string): EnvEntry {
   if (isAgentGymRef(name)) return agentgymEntry(name);
-  const entry = ENVS[name];
+  if (isWebArenaRef(name)) return webarenaEntry(name);
+  const entry = ENVS[name] ?? (isWebAppRef(name) ? webAppEntry(name) : undefined);
   if (!entry) {
     throw new ConfigError(
-      `unknown env "${name}"; available: ${Object.keys(ENVS).join(', ')}, or agentgym:webshop@URL / agentgym:alfworld@URL for an AgentGym server.`,
+      `unknown env "${name}"; available: ${Object.keys(ENVS).join(', ')}, agentgym:webshop@URL / agentgym:alfworld@URL for an AgentGym server, or webarena@CONFIG for WebArena task configs.`,
     );
   }
   return entry;

@@ -1,6 +1,8 @@
 import { ConfigError } from '../core/errors.ts';
+import { ForumExpert } from './experts/forum-expert.ts';
 import { HouseholdExpert } from './experts/household-expert.ts';
 import { HouseholdExplorer } from './experts/household-explorer.ts';
+import { StoreExpert } from './experts/store-expert.ts';
 import { WebShopExpert } from './experts/webshop-expert.ts';
 import { LlmPolicy, type LlmPolicyOptions } from './llm/llm-policy.ts';
 import type { Policy } from './policy.ts';
@@ -18,6 +20,8 @@ export interface PolicyOptions {
 const EXPERTS: Record<string, (o: PolicyOptions) => Policy> = {
   webshop: (o) => new WebShopExpert({ epsilon: o.epsilon ?? 0 }),
   household: (o) => new HouseholdExpert({ epsilon: o.epsilon ?? 0 }),
+  'web:forum': (o) => new ForumExpert({ epsilon: o.epsilon ?? 0 }),
+  'web:store': (o) => new StoreExpert({ epsilon: o.epsilon ?? 0 }),
 };
 
 const POLICIES: Record<string, (o: PolicyOptions) => Policy> = {

@@ -6,12 +6,11 @@ import { TrajectoryWriter } from '../../data/trajectory-file.ts';
 import { envEntry } from '../../envs/registry.ts';
 import { makePolicy, POLICY_NAMES } from '../../policy/registry.ts';
 import { addLlmPolicyOptions, llmPolicyFromFlags } from '../llm-policy-options.ts';
-import { intOption, probabilityOption, splitOption } from '../options.ts';
+import { addSiteOption, intOption, probabilityOption, splitOption } from '../options.ts';
 import { progressBar } from '../progress.ts';
 
 export function collectCommand(program: Command): void {
-  const command = program
-    .command('collect')
+  const command = addSiteOption(program.command('collect'))
     .description('play a policy in a real env and write its trajectories as JSONL (offline data)')
     .requiredOption(
       '--env <name>',

@@ -12,6 +12,9 @@ export function envsCommand(program: Command): void {
         `${'agentgym:NAME@URL'.padEnd(22)} a real WebShop or ALFWorld served by AgentGym (NAME: webshop, alfworld)`,
       );
       console.log(
+        `${'webarena@CONFIG'.padEnd(22)} WebArena(-Lite) task configs in a real Chromium against your own WebArena sites (--site NAME=URL)`,
+      );
+      console.log(
         `${'synthetic:NAME'.padEnd(22)} DreamGym's synthetic env over a replay buffer (dreamgym serve … --db PATH)`,
       );
     });

@@ -9,7 +9,7 @@ import { makeExperienceModel } from '../../pipeline/experience-model.ts';
 import { envSetup, syntheticFactory } from '../../pipeline/experiment.ts';
 import { makePolicy } from '../../policy/registry.ts';
 import { ReplayBuffer } from '../../replay/replay-buffer.ts';
-import { intOption, probabilityOption } from '../options.ts';
+import { addSiteOption, intOption, probabilityOption } from '../options.ts';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
@@ -18,8 +18,7 @@ function fidelityRow(name: string, f: StepFidelity): string {
 }
 
 export function fidelityCommand(program: Command): void {
-  program
-    .command('fidelity')
+  addSiteOption(program.command('fidelity'))
     .description(
       'measure how close the synthetic env is to the real one, on held-out real episodes',
     )

@@ -2,9 +2,10 @@ import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { isActionTemplate, type Observation } from '../../core/types.ts';
 import { envEntry } from '../../envs/registry.ts';
-import { intOption, splitOption } from '../options.ts';
+import { addSiteOption, intOption, splitOption } from '../options.ts';
 
-const HELP = 'type an action (e.g. search[red shoes]), a number from the list, or :quit';
+const HELP =
+  'type an action (one of those listed, with your text in a template), its number, or :quit';
 
 function show(observation: Observation): void {
   console.log(`\n${observation.text}\n`);
@@ -17,8 +18,7 @@ function show(observation: Observation): void {
 }
 
 export function playCommand(program: Command): void {
-  program
-    .command('play')
+  addSiteOption(program.command('play'))
     .description('play one episode by hand in the terminal')
     .requiredOption(
       '--env <name>',

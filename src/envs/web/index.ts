@@ -1,0 +1,46 @@
+import type { EnvEntry, EnvOptions } from '../registry.ts';
+import { BrowserEnv, WEBARENA_MAX_STEPS } from './browser/browser-env.ts';
+import { WEB_APPS, webApp, webAppTasks } from './sites/apps.ts';
+import { BuiltInSites } from './sites/builtin-sites.ts';
+import { makeEvaluator } from './webarena/evaluate.ts';
+
+/** Prefix of our built-in web apps' env names: `web:forum`, `web:store`. */
+export const WEB_APP_PREFIX = 'web:';
+
+/** True for `web:NAME` env names. */
+export function isWebAppRef(name: string): boolean {
+  return name.startsWith(WEB_APP_PREFIX);
+}
+
+/**
+ * The registry entry of `web:NAME`: one of our built-in web apps in a real Chromium
+ * ({@link BrowserEnv}), its generated WebArena-format tasks, WebArena's evaluators and step limit.
+ * Each episode runs against its own copy of the site's state.
+ */
+export function webAppEntry(name: string): EnvEntry {
+  const app = webApp(name.slice(WEB_APP_PREFIX.length));
+  const envName = `${WEB_APP_PREFIX}${app.name}`;
+  const tasks = webAppTasks(app.name);
+  const evaluate = makeEvaluator();
+  return {
+    description: `${app.description}; in a real Chromium, WebArena's tree text and actions`,
+    maxSteps: WEBARENA_MAX_STEPS,
+    make: (o: EnvOptions) =>
+      new BrowserEnv({
+        name: envName,
+        sites: new BuiltInSites([app]),
+        tasks,
+        evaluate,
+        maxSteps: o.maxSteps ?? WEBARENA_MAX_STEPS,
+        ...(o.split !== undefined && { split: o.split }),
+      }),
+    tasks: () => tasks,
+  };
+}
+
+/** Registry entries of every built-in web app, by env name. */
+export function webAppEntries(): Record<string, EnvEntry> {
+  return Object.fromEntries(
+    Object.keys(WEB_APPS).map((name) => [`${WEB_APP_PREFIX}${name}`, webAppEntry(`web:${name}`)]),
+  );
+}
