@@ -140,20 +140,20 @@ describe('flattenAxTree', () => {
 
   it('with ElementIds: small ids in line order, the same for the same document', () => {
     const ids = new ElementIds();
-    ids.begin(forumTree[0]);
+    ids.begin(1);
     const first = flattenAxTree(forumTree, { idOf: ids.idOf });
     expect(first.elements.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     // A new element appears before the others: old ids stay, the new one gets the next.
     const grown = [...forumTree];
     grown[0] = { ...forumTree[0], childIds: ['16', '2', '3'] } as AxNode;
     grown.push(node('16', 'button', 'Show more'));
-    ids.begin(grown[0]);
+    ids.begin(1);
     const second = flattenAxTree(grown, { idOf: ids.idOf });
     expect(second.text.split('\n')[1]).toBe("\t[8] button 'Show more'");
     expect(second.elements.slice(2).map((e) => e.id)).toEqual([2, 3, 4, 5, 6, 7]);
-    // Another document (another root node): numbering starts again.
+    // Another document: numbering starts again.
     const other = forumTree.map((n) => ({ ...n, backendDOMNodeId: (n.backendDOMNodeId ?? 0) + 1 }));
-    ids.begin(other[0]);
+    ids.begin(2);
     expect(flattenAxTree(other, { idOf: ids.idOf }).elements[0]?.id).toBe(1);
   });
 });

@@ -5,7 +5,6 @@ import {
   EpisodeEndedError,
   TaskError,
 } from '../../../core/errors.ts';
-import { Rng } from '../../../core/rng.ts';
 import type { Observation, StepInfo, Task } from '../../../core/types.ts';
 import type {
   Env,
@@ -44,9 +43,9 @@ export interface BrowserEnvOptions {
    * (launched on first reset, relaunched if it crashed, closed with the last env).
    */
   browser?: Browser;
-  /** A navigation may take this long before it is stopped and reported. Default 10,000 ms. */
+  /** A navigation may take this long before it is stopped and reported. Default 30,000 ms. */
   navigationTimeoutMs?: number;
-  /** How long an action waits for its element to be actionable. Default 3,000 ms. */
+  /** How long filling, selecting or hovering may wait for its element. Default 5,000 ms. */
   actionTimeoutMs?: number;
   /** Default 1280×720, as WebArena. */
   viewport?: { width: number; height: number };
@@ -80,6 +79,7 @@ interface Running {
  * (`observation.actions` lists `click [id]`, `type [id] [<text>]`, … for the page); actions are
  * WebArena's (see {@link parseWebAction}).
  *
+ * `reset({ seed })` runs task `seed mod N` of the split's N tasks; `reset({ task })` runs that task.
  * Episodes: `reset` opens the task's sites (`sites.open(config)`), substitutes their URLs into the
  * config, opens a fresh browser context (the session prepares it: headers, logins; the config's
  * `storage_state` is loaded when its file exists) and loads `start_url`. Each episode has its own
@@ -127,8 +127,8 @@ export class BrowserEnv implements Env {
     }
     this.ownBrowser = options.browser;
     this.episodeOptions = {
-      navigationTimeoutMs: options.navigationTimeoutMs ?? 10_000,
-      actionTimeoutMs: options.actionTimeoutMs ?? 3_000,
+      navigationTimeoutMs: options.navigationTimeoutMs ?? 30_000,
+      actionTimeoutMs: options.actionTimeoutMs ?? 5_000,
       viewport: options.viewport ?? { width: 1280, height: 720 },
       flatten: options.flatten ?? {},
     };
@@ -264,7 +264,10 @@ export class BrowserEnv implements Env {
         `${this.name}: the ${this.split} split has no tasks; pass reset({ task }) or choose another split.`,
       );
     }
-    return new Rng(seed).fork('browser-task').pick(this.pool);
+    // Seeds sweep the split in order (seed i runs task i mod N): evaluating seeds 0..N-1 covers
+    // every task once, as WebArena's runs go through its task ids.
+    const index = ((Math.trunc(seed) % this.pool.length) + this.pool.length) % this.pool.length;
+    return this.pool[index] as Task;
   }
 
   private checkTask(task: Task): WebArenaConfig {

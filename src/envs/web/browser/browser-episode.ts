@@ -208,7 +208,8 @@ export class BrowserEpisode {
       case 'press':
         return this.afterInput(async () => {
           const focused = page.locator('*:focus');
-          if ((await focused.count()) > 0) await focused.first().press(action.keys);
+          const timeout = this.options.navigationTimeoutMs;
+          if ((await focused.count()) > 0) await focused.first().press(action.keys, { timeout });
           else await page.keyboard.press(action.keys);
         });
       case 'scroll': {
@@ -278,13 +279,22 @@ export class BrowserEpisode {
         return {};
       }
       if (action.kind === 'click') {
-        return await this.afterInput(() =>
-          marked.element.optionIndex >= 0
-            ? locator.selectOption({ index: marked.element.optionIndex }).then(() => undefined)
-            : // No actionability wait (as WebArena, which clicks coordinates): the id came from the
-              // live tree, and the wait costs ~40 ms a step. Hidden targets still fail.
-              locator.click({ force: true }),
-        );
+        if (marked.element.optionIndex >= 0) {
+          const index = marked.element.optionIndex;
+          return await this.afterInput(() => locator.selectOption({ index }).then(() => undefined));
+        }
+        return await this.afterInput(async () => {
+          // The new tab's page reaches us a moment after the click returns.
+          const popup = marked.element.opensTab
+            ? this.context.waitForEvent('page', { timeout: this.options.actionTimeoutMs })
+            : undefined;
+          popup?.catch(() => undefined);
+          // No actionability wait (as WebArena, which clicks coordinates): the id came from the
+          // live tree, and the wait costs ~40 ms a step. Hidden targets still fail.
+          // Playwright waits for the navigation a click starts to commit, within this timeout.
+          await locator.click({ force: true, timeout: this.options.navigationTimeoutMs });
+          await popup?.catch(() => undefined);
+        });
       }
       return await this.typeInto(locator, marked.element, action);
     } finally {
@@ -321,7 +331,9 @@ export class BrowserEpisode {
     }
     return this.afterInput(async () => {
       await locator.fill(action.text);
-      if (action.pressEnter) await locator.press('Enter');
+      if (action.pressEnter) {
+        await locator.press('Enter', { timeout: this.options.navigationTimeoutMs });
+      }
     });
   }
 
@@ -337,17 +349,8 @@ export class BrowserEpisode {
       await input();
     } catch (error) {
       if (!isNavigationTimeout(error)) throw error;
-      // Playwright's input actions wait, within the action timeout, for the navigation they start
-      // to commit; a slower page gets the navigation timeout.
-      try {
-        await page.waitForEvent('framenavigated', {
-          predicate: (frame) => frame === page.mainFrame(),
-          timeout: this.options.navigationTimeoutMs,
-        });
-      } catch {
-        this.pendingError = `loading the page timed out after ${this.options.navigationTimeoutMs} ms`;
-        await (await this.adopt(page)).stopLoading();
-      }
+      this.pendingError = `loading the page timed out after ${this.options.navigationTimeoutMs} ms`;
+      await (await this.adopt(page)).stopLoading();
     }
     const opened = this.context.pages().filter((page) => !before.has(page));
     if (opened.length > 0) {

@@ -14,6 +14,8 @@ export interface MarkedElement {
   editable: boolean;
   /** Set when the id named an `<option>`: its index in the select that was marked instead. */
   optionIndex: number;
+  /** A link (or a form's button) whose target opens another tab. */
+  opensTab: boolean;
   /** A select's option labels. */
   options: string[];
 }
@@ -34,11 +36,14 @@ const MARK = `function (attribute) {
   }
   element.setAttribute(attribute, '');
   const tag = element.tagName.toLowerCase();
+  const targeted = element.closest('a[target], area[target]') || element.form;
+  const target = ((targeted && targeted.getAttribute('target')) || '').toLowerCase();
   return {
     tag,
     type: (element.getAttribute('type') || '').toLowerCase(),
     editable: element.isContentEditable,
     optionIndex,
+    opensTab: !['', '_self', '_parent', '_top'].includes(target),
     options: tag === 'select' ? Array.from(element.options, (o) => o.label) : [],
   };
 }`;
@@ -50,6 +55,8 @@ const MARK = `function (attribute) {
 export class BrowserTab {
   readonly ids = new ElementIds();
   private elements = new Map<number, FlatElement>();
+  /** Main-frame documents shown so far: names the document for {@link ElementIds}. */
+  private documents = 0;
   crashed = false;
 
   private constructor(
@@ -59,16 +66,23 @@ export class BrowserTab {
     page.on('crash', () => {
       this.crashed = true;
     });
+    // Fires on every new main-frame document (back/forward cache restores too), not on
+    // same-document navigations (pushState, #hash): those keep their ids.
+    cdp.on('Page.frameNavigated', ({ frame }) => {
+      if (!frame.parentId) this.documents += 1;
+    });
   }
 
   static async open(page: Page): Promise<BrowserTab> {
-    return new BrowserTab(page, await page.context().newCDPSession(page));
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.enable');
+    return new BrowserTab(page, cdp);
   }
 
   /** Captures the page's accessibility tree and flattens it; ids follow {@link ElementIds}. */
   async tree(options: Omit<FlattenOptions, 'idOf'>) {
     const { nodes } = (await this.cdp.send('Accessibility.getFullAXTree')) as { nodes: AxNode[] };
-    this.ids.begin(nodes[0]);
+    this.ids.begin(this.documents);
     const flat = flattenAxTree(nodes, { ...options, idOf: this.ids.idOf });
     this.elements = new Map(flat.elements.map((element) => [element.id, element]));
     return flat;

@@ -7,23 +7,25 @@ import type { AxNode } from './ax-tree.ts';
  * synthetic env learn from these texts), and an element keeps its id across the observations of
  * one page view while new elements get fresh ones.
  *
- * The key is Chromium's backend DOM node id, which is stable for a node's lifetime but not across
- * documents or processes (which is why WebArena's printed ids change from episode to episode); we
- * print our own numbers and keep the backend id only to act on the node.
+ * Nodes are keyed by Chromium's backend DOM node id, which is stable for a node's lifetime but not
+ * across documents or renderer processes (which is why WebArena's printed ids change from episode
+ * to episode); we print our own numbers and keep the backend id only to act on the node. Backend
+ * ids of two documents in two processes can coincide (a document node is often 1), so the caller
+ * names the document: a counter of main-frame navigations, back/forward cache restores included.
  */
 export class ElementIds {
-  private documentKey: number | undefined;
+  private documentKey: string | number | undefined;
   private next = 1;
   private readonly byBackend = new Map<number, number>();
   /** Virtual nodes (no DOM node, e.g. CSS-generated text) by their AX node id. */
   private readonly byAxNode = new Map<string, number>();
 
   /**
-   * Starts a new observation of the document whose root node is `root`: a different root than last
-   * time means a new document, so numbering starts again.
+   * Starts an observation of the document named `documentKey`: a different key than last time
+   * means a new document, so numbering starts again.
    */
-  begin(root: AxNode | undefined): void {
-    const key = root?.backendDOMNodeId;
+  begin(documentKey: string | number): void {
+    const key = documentKey;
     if (key === this.documentKey) return;
     this.documentKey = key;
     this.next = 1;
