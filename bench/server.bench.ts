@@ -1,19 +1,34 @@
 /**
- * `dreamgym serve --env webshop` throughput over HTTP on loopback: steps/s and step latency with
- * 1 and 8 concurrent clients, each with its own session, in AgentGym's WebShop protocol. The
- * server runs as its own process, as it does beside a trainer; clients play a fixed script
- * (search the instruction's first words, open the first result, buy) for a fixed number of
- * steps, so the run stops by itself. The same script in-process gives the cost of the env alone.
+ * `dreamgym serve` over HTTP on loopback, in AgentGym's WebShop protocol, the server in its own
+ * process as beside a trainer; clients play a fixed script (search the instruction's first
+ * words, open the first result, buy), each with its own session.
+ * - `webshop`: steps/s and step latency with 1 and 8 clients; the same script in-process gives
+ *   the cost of the env alone.
+ * - `synthetic`: `serve --env synthetic:webshop` with 64 clients, step p50/p99 without and then
+ *   with a concurrent `buffer import` into its buffer that takes it past the ANN threshold
+ *   (issue 22: a step once took 56 s while the server rebuilt the index on its main thread).
+ * - `soak`: RSS of `serve --env webshop` over a long run (BENCH_SOAK_STEPS, default 200k), with
+ *   Node's default heap sizing and with `--max-old-space-size=384`.
+ * BENCH_SERVER_PARTS=webshop,synthetic,soak picks parts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { envEntry } from '../src/envs/registry.ts';
 
 const STEPS_PER_LEVEL = 3000;
 const TASKS = 500;
+const SYNTHETIC_CLIENTS = 64;
+const SYNTHETIC_STEPS = 6000;
+/** Episodes imported while the synthetic server serves: ~4 transitions each, past 50k. */
+const IMPORT_EPISODES = Number(process.env.BENCH_SERVER_IMPORT_EPISODES ?? 15_000);
+const SOAK_STEPS = Number(process.env.BENCH_SOAK_STEPS ?? 200_000);
+const PARTS = (process.env.BENCH_SERVER_PARTS ?? 'webshop,synthetic,soak').split(',');
 const bin = join(import.meta.dirname, '../bin/dreamgym.js');
 
 /** One scripted episode's next action, from the page text (WebShop protocol or in-process). */
@@ -24,12 +39,13 @@ function nextAction(page: string, instruction: string): string {
   return asin ? `click[${asin.toLowerCase()}]` : 'click[back to search]';
 }
 
-async function startServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [bin, 'serve', '--env', 'webshop', '--port', '0', '--max-sessions', '16'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+async function startServer(
+  args: string[] = ['--env', 'webshop', '--max-sessions', '16'],
+  nodeFlags: string[] = [],
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [...nodeFlags, bin, 'serve', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout?.on('data', (chunk) => {
     out += chunk;
@@ -78,10 +94,21 @@ function post<T>(url: string, body: object): Promise<T> {
   });
 }
 
-/** `clients` concurrent sessions stepping until `STEPS_PER_LEVEL` steps are done in all. */
-async function level(url: string, clients: number) {
+/**
+ * `clients` concurrent sessions stepping until `steps` steps are done in all, or until `until`
+ * says stop; `onStep` sees the running step count.
+ */
+async function level(
+  url: string,
+  clients: number,
+  {
+    steps = STEPS_PER_LEVEL,
+    until = () => false,
+    onStep = () => {},
+  }: { steps?: number; until?: () => boolean; onStep?: (done: number) => void } = {},
+) {
   const latencies: number[] = [];
-  let budget = STEPS_PER_LEVEL;
+  let budget = steps;
   let episodes = 0;
   const client = async (k: number) => {
     const id = await post<number>(`${url}/create`, {});
@@ -90,6 +117,7 @@ async function level(url: string, clients: number) {
       let [page] = await post<[string, null]>(`${url}/reset`, { env_idx: id, session_id: index });
       const instruction = /Instruction:\n(.*)/.exec(page)?.[1] ?? '';
       for (let done = false; !done && budget > 0; ) {
+        if (until()) budget = 0;
         budget--; // taken before awaiting, so concurrent clients stop at the budget together
         const start = process.hrtime.bigint();
         const step = await post<{ state: string; done: boolean }>(`${url}/step`, {
@@ -97,6 +125,7 @@ async function level(url: string, clients: number) {
           action: nextAction(page, instruction),
         });
         latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+        onStep(latencies.length);
         page = step.state;
         done = step.done;
       }
@@ -107,16 +136,123 @@ async function level(url: string, clients: number) {
   const started = performance.now();
   await Promise.all(Array.from({ length: clients }, (_, k) => client(k)));
   const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.floor(q * (latencies.length - 1))] as number;
   return {
     clients,
     steps: latencies.length,
     episodes,
     seconds,
     stepsPerSecond: latencies.length / seconds,
-    stepMs: { median: at(0.5), p90: at(0.9), p99: at(0.99) },
+    stepMs: quantiles(latencies),
   };
+}
+
+function quantiles(latencies: number[]) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.floor(q * (sorted.length - 1))] as number;
+  return { median: at(0.5), p90: at(0.9), p99: at(0.99), max: sorted.at(-1) as number };
+}
+
+/** Runs `dreamgym ARGS` to the end; fails with its output if it fails. */
+async function dreamgym(args: string[]): Promise<void> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (c) => {
+    out += c;
+  });
+  child.stderr?.on('data', (c) => {
+    out += c;
+  });
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`dreamgym ${args.join(' ')} failed: ${out}`);
+}
+
+/** `copies` relabelled copies of a trajectory file's lines (new ids), as one file. */
+async function multiply(from: string, to: string, copies: number): Promise<void> {
+  const lines: string[] = [];
+  for await (const line of createInterface({ input: createReadStream(from) })) {
+    if (line.trim()) lines.push(line);
+  }
+  const out = createWriteStream(to);
+  for (let c = 0; c < copies; c++) {
+    for (const line of lines) {
+      if (!out.write(`${line.replace(/"id":"/, `"id":"copy${c}-`)}\n`)) await once(out, 'drain');
+    }
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+/**
+ * The synthetic server with 64 clients: a quiet phase, then a phase while another process
+ * imports IMPORT_EPISODES episodes into its buffer (and for as long again after the import ends,
+ * while the server indexes them).
+ */
+async function syntheticBench() {
+  const dir = mkdtempSync(join(tmpdir(), 'dreamgym-bench-server-'));
+  const offline = join(dir, 'offline.jsonl');
+  const big = join(dir, 'big.jsonl');
+  const db = join(dir, 'buffer.db');
+  try {
+    await dreamgym([
+      'collect',
+      '--env',
+      'webshop',
+      '--episodes',
+      '1000',
+      '--epsilon',
+      '0.3',
+      '--out',
+      offline,
+    ]);
+    await dreamgym(['buffer', 'import', offline, '--db', db]);
+    await multiply(offline, big, Math.ceil(IMPORT_EPISODES / 1000));
+    const { url, child } = await startServer([
+      '--env',
+      'synthetic:webshop',
+      '--db',
+      db,
+      '--max-sessions',
+      String(SYNTHETIC_CLIENTS),
+    ]);
+    try {
+      await level(url, 8, { steps: 500 }); // warm-up
+      const quiet = await level(url, SYNTHETIC_CLIENTS, { steps: SYNTHETIC_STEPS });
+      let importing = true;
+      let importSeconds = 0;
+      const importStarted = performance.now();
+      const importer = dreamgym(['buffer', 'import', big, '--db', db]).finally(() => {
+        importing = false;
+        importSeconds = (performance.now() - importStarted) / 1000;
+      });
+      // Steps while the import runs, then as many again (at least SYNTHETIC_STEPS) while the
+      // server indexes what was imported.
+      let steps = 0;
+      let stepsAtImportEnd = 0;
+      const during = await level(url, SYNTHETIC_CLIENTS, {
+        steps: Number.POSITIVE_INFINITY,
+        onStep: (done) => {
+          steps = done;
+          if (importing) stepsAtImportEnd = done;
+        },
+        until: () =>
+          !importing && steps - stepsAtImportEnd >= Math.max(SYNTHETIC_STEPS, stepsAtImportEnd),
+      });
+      await importer;
+      const result = {
+        clients: SYNTHETIC_CLIENTS,
+        importedEpisodes: Math.ceil(IMPORT_EPISODES / 1000) * 1000,
+        importSeconds,
+        quiet,
+        withImport: during,
+      };
+      return result;
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The same script on the env itself: what the server adds is the rest. */
@@ -140,7 +276,41 @@ async function inProcess() {
   return { steps, seconds, stepsPerSecond: steps / seconds };
 }
 
-export default async function serverBench() {
+/** Resident set size of a process, in MiB (Linux). */
+function rssMiB(pid: number): number {
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) / 1024;
+}
+
+/** `serve --env webshop` for SOAK_STEPS steps with 8 clients, its RSS every tenth of the run. */
+async function soak(nodeFlags: string[]) {
+  const { url, child } = await startServer(['--env', 'webshop', '--max-sessions', '16'], nodeFlags);
+  const pid = child.pid as number;
+  const every = Math.max(1, Math.floor(SOAK_STEPS / 10));
+  const rss: Array<{ steps: number; rssMiB: number }> = [{ steps: 0, rssMiB: rssMiB(pid) }];
+  try {
+    const run = await level(url, 8, {
+      steps: SOAK_STEPS,
+      onStep: (done) => {
+        if (done % every === 0) rss.push({ steps: done, rssMiB: rssMiB(pid) });
+      },
+    });
+    return {
+      nodeFlags,
+      steps: run.steps,
+      failures: 0, // a failed step throws and ends the bench
+      stepsPerSecond: run.stepsPerSecond,
+      stepMs: run.stepMs,
+      rss,
+      peakRssMiB: Math.max(...rss.map((r) => r.rssMiB)),
+    };
+  } finally {
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }
+}
+
+async function webshopBench() {
   const { url, child } = await startServer();
   try {
     await level(url, 1); // warm-up: the search index and the reward's POS model load on first use
@@ -157,8 +327,43 @@ export default async function serverBench() {
     }
     return results;
   } finally {
-    agent.destroy();
     child.kill('SIGTERM');
     await once(child, 'exit');
+  }
+}
+
+export default async function serverBench() {
+  const results: Record<string, unknown> = {};
+  try {
+    if (PARTS.includes('webshop')) results.webshop = await webshopBench();
+    if (PARTS.includes('synthetic')) {
+      const synthetic = await syntheticBench();
+      results.synthetic = synthetic;
+      for (const [phase, r] of [
+        ['quiet', synthetic.quiet],
+        ['with import', synthetic.withImport],
+      ] as const) {
+        console.log(
+          `synthetic, ${synthetic.clients} clients, ${phase}: ${r.steps} steps, ${r.stepsPerSecond.toFixed(0)} steps/s, ` +
+            `p50 ${r.stepMs.median.toFixed(1)} ms p99 ${r.stepMs.p99.toFixed(1)} ms max ${r.stepMs.max.toFixed(0)} ms`,
+        );
+      }
+      console.log(
+        `  import of ${synthetic.importedEpisodes} episodes took ${synthetic.importSeconds.toFixed(1)} s`,
+      );
+    }
+    if (PARTS.includes('soak')) {
+      results.soak = [await soak([]), await soak(['--max-old-space-size=384'])];
+      for (const r of results.soak as Array<Awaited<ReturnType<typeof soak>>>) {
+        console.log(
+          `soak ${r.steps} steps ${r.nodeFlags.join(' ') || '(default heap)'}: RSS ${r.rss
+            .map((x) => x.rssMiB.toFixed(0))
+            .join(' → ')} MiB, p99 ${r.stepMs.p99.toFixed(1)} ms`,
+        );
+      }
+    }
+    return results;
+  } finally {
+    agent.destroy();
   }
 }
