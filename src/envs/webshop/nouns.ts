@@ -2,8 +2,10 @@
  * The nouns of a product title, as WebShop's type reward counts them: lower-cased tokens that the
  * part-of-speech tagger marks `NOUN` or `PROPN`, in order, repeats kept.
  *
- * WebShop tags with spaCy's `en_core_web_lg`; we use wink-nlp's `wink-eng-lite-web-model`, which
- * runs in-process without Python. Like spaCy, it tags most Title Case words as `PROPN`, adjectives
+ * WebShop's master branch (`goal.py`, `get_type_reward`) tags with spaCy's `en_core_web_sm` and
+ * keeps tokens tagged `NOUN` or `PROPN` (its list also names `PNOUN`, which spaCy never emits);
+ * only the unmerged `v2` branch loads `en_core_web_lg`. We use wink-nlp's
+ * `wink-eng-lite-web-model`, which runs in-process without Python. Like spaCy, it tags most Title Case words as `PROPN`, adjectives
  * included (`Aluminum Free Deodorant` gives `aluminum`, `free`, `deodorant`), so for title-cased
  * titles "nouns" is close to "words that are not function words, numbers, verbs or punctuation".
  * Titles are tagged as written, not lower-cased first, because that is what WebShop does.

@@ -321,17 +321,49 @@ describe('webshopReward', () => {
 describe('normalizeColor', () => {
   it.each([
     ['Grey', 'gray'],
-    ['Dark-Grey', 'dark gray'],
-    ['heather  grey', 'heather gray'],
+    ['Dark-Grey', 'gray'],
+    ['heather  grey', 'gray'],
     ['Multi-Coloured', 'multicolor'],
     ['multicolour', 'multicolor'],
-    ['Off-White', 'off white'],
-    ['offwhite', 'off white'],
+    ['Off-White', 'white'],
+    ['offwhite', 'white'],
     ['Golden', 'gold'],
     ['Clear', 'transparent'],
     ['X-Large', 'x large'],
     ['2.6 ounce', '2.6 ounce'],
+    ['navy blue', 'blue'],
+    ['Royal Blue', 'blue'],
+    ['dark red', 'red'],
+    ['ruby red', 'red'],
+    ['Natural Beige', 'beige'],
+    ['standard', 'standard'],
+    ['stonewashed', 'stonewashed'],
   ])('%s → %s', (raw, normalised) => {
     expect(normalizeColor(raw)).toBe(normalised);
+  });
+
+  it('makes shades of one hue match as WebShop does (navy blue, royal blue)', () => {
+    expect(tokenSetRatio('navy blue', 'royal blue')).toBeLessThanOrEqual(85);
+    const goal = { ...hoodieGoal, options: { color: 'navy blue' } };
+    const result = webshopReward(hoodie, goal, { color: 'Royal-Blue' });
+    expect(result.optionMatches).toBe(1);
+    expect(result.reward).toBeCloseTo(1);
+  });
+
+  it('keeps hues apart that share a modifier, and words that merely contain a colour', () => {
+    // WebShop's normalize_color maps both to "dark" (first of its list, as a substring) and
+    // "standard" to "tan": our departures.
+    const goal = { ...hoodieGoal, options: { color: 'dark red' } };
+    expect(webshopReward(hoodie, goal, { color: 'dark blue' }).optionMatches).toBe(0);
+    const tan = { ...hoodieGoal, options: { fit: 'tan' } };
+    expect(webshopReward(hoodie, tan, { fit: 'standard' }).optionMatches).toBe(0);
+  });
+
+  it('credits no option value found only in the title (WebShop master, not its v2 branch)', () => {
+    const goal = { ...hoodieGoal, options: { color: 'gray' } };
+    expect(hoodie.title.toLowerCase()).not.toContain('purple');
+    const titled = { ...hoodie, title: `${hoodie.title} in Purple` };
+    const result = webshopReward(titled, { ...goal, options: { color: 'purple' } }, {});
+    expect(result.optionMatches).toBe(0);
   });
 });

@@ -1,6 +1,8 @@
 /**
  * WebShop's reward for buying `product` with `selectedOptions` when the shopper wanted `goal`,
- * after `get_reward` in WebShop's `web_agent_site/engine/goal.py` (Yao et al., 2022):
+ * after `get_reward` in WebShop's `web_agent_site/engine/goal.py` (Yao et al., 2022) as it stands
+ * on WebShop's master branch (commit 64fa2a5, September 2024; the reward code is unchanged since
+ * the paper's release):
  *
  *   reward = r_type · (N_att + N_opt + 1[price ≤ priceUpper]) / (|goal.attributes| + |goal.options| + 1)
  *
@@ -8,21 +10,29 @@
  *   fuzzball's `token_set_ratio` with one of the product's attributes is above 85, or else when it
  *   is a substring of the lower-cased title, joined features or description. `token_set_ratio` is
  *   100 whenever one phrase's words are a subset of the other's, so `free aluminum` matches
- *   `aluminum free` and `skin` matches `sensitive skin`.
- * - N_opt counts the goal option values that some selected value matches (at most once each), both
- *   sides put through `normalizeColor` first. A selected `size` must equal the goal value exactly:
- *   fuzzily `x-large` would match `large`, and `3 ounce (pack of 2)` `2.6 ounce` (our departure).
+ *   `aluminum free` and `skin` matches `sensitive skin`. As master's `get_attribute_reward`.
+ * - N_opt counts the goal option values that some selected value matches, each at most once:
+ *   master's `get_option_reward` loops over the goal's options and, for each, over the selected
+ *   ones, counting a match when `token_set_ratio` of the two (both through `normalizeColor`) is
+ *   above 85. Nothing is credited for a value found in the title or description: that, and
+ *   looping over the selected options, is WebShop's unmerged `v2` branch (efc76f6), not master.
  * - r_type checks the product is the right kind of thing. `queryMatch`: same `productType`.
- *   `categoryMatch`: at least 2 breadcrumb entries in common. `titleScore`: the share of the goal
- *   name's nouns (see `nouns.ts`; repeats count in the denominator, as in WebShop) that are also
- *   nouns of the product title, or 0.2 when the name has none. r_type is 1; 0.5 if none of
+ *   `categoryMatch`: at least 2 breadcrumb entries in common. `titleScore`: the number of distinct
+ *   goal-name nouns (see `nouns.ts`) that are also nouns of the product title, over the count of
+ *   goal-name nouns with repeats, or 0.2 when the name has none. r_type is 1; 0.5 if none of
  *   `queryMatch`, `categoryMatch`, `titleScore > 0.2` holds; then 0.1 if `titleScore < 0.1`; then 0
  *   if `titleScore` is 0. A title sharing no noun with the goal thus scores 0 whatever else matches.
+ *   As master's `get_type_reward`.
  *
- * Two more departures from WebShop, both to keep each goal option worth at most one point: WebShop loops
- * over the selected options, so one goal value could be matched by several selections and push
- * r_option above 1; and it also counted a selected value found in the title, features or
- * description even when it was not the wanted one.
+ * Where we depart from master, and why:
+ * - A selected `size` must equal the goal value exactly (after `normalizeColor`): fuzzily
+ *   `x-large` would match `large`, and `3 ounce (pack of 2)` `2.6 ounce`. This is the `v2`
+ *   branch's rule (`EXACT_MATCH_OPTS = ["size"]`), taken alone.
+ * - `normalizeColor` finds colour words as whole words and takes the last one (the hue: `navy
+ *   blue` → `blue`) from our own list; master's `normalize_color` takes the first word of its
+ *   list that is a substring of the value (see {@link normalizeColor}).
+ * - Master's `get_reward` hands `get_option_reward` a synthetic goal's options as (name, value)
+ *   pairs; we compare values with values.
  */
 import { token_set_ratio as tokenSetRatio } from 'fuzzball';
 import { nouns } from './nouns.ts';
@@ -59,7 +69,7 @@ const FUZZY_MATCH_THRESHOLD = 85;
 const EXACT_MATCH_OPTION_GROUPS: ReadonlySet<string> = new Set(['size']);
 
 /** Variant color spellings and synonyms, by single word, mapped to one canonical word. */
-const COLOR_WORDS: Readonly<Record<string, string>> = {
+const COLOR_SPELLINGS: Readonly<Record<string, string>> = {
   grey: 'gray',
   greyish: 'grayish',
   colour: 'color',
@@ -80,9 +90,33 @@ const COLOR_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /**
- * One spelling per color: lower-cased, hyphens and underscores as spaces, single spaces, and
- * variants such as `grey`, `Multi-Coloured` or `clear` rewritten as `gray`, `multicolor`,
- * `transparent`. Other option values (sizes, flavors) pass through with only the first three.
+ * Words that name a colour by themselves (after {@link COLOR_SPELLINGS}): hues, named shades,
+ * metals and finishes a shop offers as a colour option. Modifiers that never stand alone as a
+ * colour (`dark`, `light`, `deep`, `warm`) are left out, so `dark red` is red.
+ */
+const COLOR_WORDS: ReadonlySet<string> = new Set(
+  `black white gray red orange yellow green blue purple pink brown
+   beige ivory cream tan khaki camel sand taupe
+   navy teal turquoise aqua cyan indigo cobalt sapphire
+   violet lavender lilac mauve plum magenta fuchsia
+   burgundy maroon wine ruby crimson scarlet cherry coral salmon peach apricot
+   olive lime mint sage emerald jade
+   charcoal slate graphite smoke
+   gold silver bronze copper rose nude blush
+   chocolate espresso coffee mocha caramel honey mustard
+   transparent multicolor rainbow`.split(/\s+/),
+);
+
+/**
+ * One name per color, as WebShop's `normalize_color` makes one so that `navy blue` and `royal
+ * blue` match: lower-cased, hyphens and underscores as spaces, spelling variants rewritten
+ * (`grey` → `gray`, `Multi-Coloured` → `multicolor`, `clear` → `transparent`), then the last colour
+ * word of the value, if it has one (`navy blue` → `blue`, `Dark-Grey` → `gray`); other values
+ * (sizes, flavors) pass through with only the first steps.
+ *
+ * Master's `normalize_color` instead returns the first word of its alphabetical list that occurs
+ * anywhere in the value, as a substring: `dark red` and `dark blue` both become `dark` (and
+ * match), and `standard` becomes `tan`. Whole words and the last colour word avoid both.
  */
 export function normalizeColor(value: string): string {
   let text = value
@@ -90,10 +124,13 @@ export function normalizeColor(value: string): string {
     .replace(/[-_\s]+/g, ' ')
     .trim();
   for (const [pattern, canonical] of COLOR_PHRASES) text = text.replace(pattern, canonical);
-  return text
+  const words = text
     .split(' ')
-    .map((word) => COLOR_WORDS[word] ?? word)
-    .join(' ');
+    .map((word) => COLOR_SPELLINGS[word] ?? word)
+    .join(' ')
+    .split(' ');
+  const hue = words.findLast((word) => COLOR_WORDS.has(word));
+  return hue ?? words.join(' ');
 }
 
 /** Scores buying `product` with `selectedOptions` (group name → value) against `goal`. */
