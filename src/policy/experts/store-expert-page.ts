@@ -167,13 +167,13 @@ export function toSection(page: StorePage, section: string): Move {
 }
 
 /**
- * Signs in with the demo account the login page shows, or undefined when this is not the login
- * page.
+ * Signs in with the demo account the login page shows (username, then the password with Enter),
+ * or undefined when this is not the login page.
  */
 export function signIn(page: StorePage): Move | undefined {
   const user = page.field('Username');
-  const password = page.find('textbox', 'Password') ?? page.field('Password');
-  if (!user || page.heading !== 'Sign in') return undefined;
+  const password = page.field('Password');
+  if (!user || !password || page.heading !== 'Sign in') return undefined;
   const demo = page
     .texts()
     .map((t) => /Demo account: (\S+) \/ (\S+)/.exec(t))
@@ -181,16 +181,7 @@ export function signIn(page: StorePage): Move | undefined {
   if (!demo) return undefined;
   const [, name, secret] = demo as unknown as [string, string, string];
   if (StorePage.valueOf(user) !== name) return typeInto(user, name, false, 'enter the username');
-  if (password && !passwordTyped(page))
-    return typeInto(password, secret, true, 'enter the password');
-  const button = page.button('Sign in');
-  return button ? click(button, 'sign in') : undefined;
-}
-
-/** A password field hides its value; the expert types it once and submits with Enter. */
-function passwordTyped(page: StorePage): boolean {
-  const password = page.find('textbox', 'Password');
-  return password !== undefined && (prop(password, 'value') ?? '') !== '';
+  return typeInto(password, secret, true, 'enter the password and sign in');
 }
 
 export type Route = Move | 'arrived';

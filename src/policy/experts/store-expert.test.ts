@@ -106,6 +106,23 @@ describe('StoreExpert on hand-made pages', () => {
     expect(await act(expert, task, productPage(product, 'KIT-1', price, plain))).toBe('stop []');
   });
 
+  it('signs in with the demo account the login page shows', async () => {
+    const task = taskOf('order-status');
+    const login = (user: string) =>
+      page('/admin/login', 'Sign in', [
+        `[1] RootWebArea 'Sign in — Store Admin' focused: True`,
+        `\t[2] main ''`,
+        `\t\t[3] heading 'Sign in'`,
+        `\t\t[4] form 'Sign in'`,
+        `\t\t\t[5] textbox 'Username'${user ? ` value: ${user}` : ''} required: False`,
+        `\t\t\t[6] textbox 'Password' required: False`,
+        `\t\t\t[7] button 'Sign in'`,
+        `\t\t[8] StaticText 'Demo account: admin / storeadmin1'`,
+      ]);
+    expect(await act(expert, task, login(''))).toBe('type [5] [admin] [0]');
+    expect(await act(expert, task, login('admin'))).toBe('type [6] [storeadmin1] [1]');
+  });
+
   it('at epsilon 1 always slips: a typo, a wrong link or an early stop', async () => {
     const sloppy = new StoreExpert({ epsilon: 1 });
     const task = taskOf('set-price');

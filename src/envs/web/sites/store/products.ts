@@ -37,7 +37,7 @@ const SORTS = {
 
 export function productRoutes(app: Hono<WebAppEnv>): void {
   app.get('/admin/products', productGrid);
-  app.get('/admin/products/new', (c) => newProductPage(c, {}));
+  app.get('/admin/products/new', newProductPage);
   app.post('/admin/products', createProduct);
   app.get('/admin/products/:id{[0-9]+}', productPage);
   app.post('/admin/products/:id{[0-9]+}', saveProduct);
@@ -260,10 +260,10 @@ async function saveProduct(c: StoreContext) {
   return redirectWith(c, back, { kind: 'success', text: 'You saved the product.' });
 }
 
-function newProductPage(c: StoreContext, values: ProductFields) {
+function newProductPage(c: StoreContext) {
   const body = html`<p><a href="/admin/products">Back to products</a></p>
 <p>Category: new products are filed under the category their SKU prefix names (KIT, GAR, OUT, OFF, APP, BAT).</p>
-${productForm('/admin/products', 'Create product', values, true)}`;
+${productForm('/admin/products', 'Create product', {}, true)}`;
   return page(c, 'New product', body);
 }
 
