@@ -8,7 +8,13 @@ import { Int } from './validation.ts';
  * Meta's OpenEnv env protocol (`openenv/core/env_server`: `http_server.py`, `types.py`,
  * `serialization.py`), shared by the HTTP routes and the WebSocket session: request shapes,
  * and answers shaped as `serialize_observation` shapes them — `{ observation, reward, done,
- * metadata }` with reward, done and metadata lifted out of the observation.
+ * metadata }` with reward and done lifted out of the observation.
+ *
+ * `metadata` (our step info: `terminated`, `truncated`, `invalidAction`, …) is sent twice: at the
+ * top level, where OpenEnv's `GenericEnvClient` reads it, and inside `observation`, where the
+ * typed clients OpenEnv's env template generates read it (`metadata=obs_data.get("metadata")`
+ * into the `Observation` base class's own `metadata` field; their `StepResult` has none). Without
+ * the second copy an OpenEnv user could not tell a truncated episode from a terminated one.
  */
 
 /**
@@ -78,11 +84,12 @@ export async function openenvReset(
     ...(data.seed != null && { seed: data.seed }),
   });
   const episode = await session.reset(options, data.episode_id ?? undefined);
+  const metadata = { episode_id: episode.episodeId, task_id: episode.task.id };
   return {
-    observation: observationFields(episode.observation),
+    observation: observationFields(episode.observation, metadata),
     reward: null,
     done: false,
-    metadata: { episode_id: episode.episodeId, task_id: episode.task.id },
+    metadata,
   };
 }
 
@@ -92,11 +99,12 @@ export async function openenvReset(
  */
 export async function openenvStep(session: Session, data: z.output<typeof ActionData>) {
   const result = await session.step(data.action);
+  const metadata = { ...result.info, terminated: result.terminated, truncated: result.truncated };
   return {
-    observation: observationFields(result.observation),
+    observation: observationFields(result.observation, metadata),
     reward: result.reward,
     done: result.terminated || result.truncated,
-    metadata: { ...result.info, terminated: result.terminated, truncated: result.truncated },
+    metadata,
   };
 }
 
@@ -114,10 +122,11 @@ export function openenvState(episode: EpisodeStatus | undefined): OpenEnvState {
   };
 }
 
-function observationFields(observation: Observation) {
+function observationFields(observation: Observation, metadata: Record<string, unknown>) {
   return {
     text: observation.text,
     instruction: observation.instruction,
     actions: observation.actions ?? [],
+    metadata,
   };
 }

@@ -11,7 +11,12 @@ afterEach(async () => {
 });
 
 interface Answer {
-  observation: { text: string; instruction: string; actions: string[] };
+  observation: {
+    text: string;
+    instruction: string;
+    actions: string[];
+    metadata: Record<string, unknown>;
+  };
   reward: number | null;
   done: boolean;
   metadata: Record<string, unknown>;
@@ -64,7 +69,9 @@ describe("OpenEnv's HTTP protocol under /openenv", () => {
     const a = (await call(server.app, 'POST', '/openenv/reset', { seed: 9 })).json as Answer;
     const b = (await call(server.app, 'POST', '/openenv/reset', { seed: 9 })).json as Answer;
     const c = (await call(server.app, 'POST', '/openenv/reset')).json as Answer;
-    expect(a.observation).toEqual(b.observation);
+    const { metadata: _a, ...aSeen } = a.observation;
+    const { metadata: _b, ...bSeen } = b.observation;
+    expect(aSeen).toEqual(bSeen);
     expect(c.observation.text.length).toBeGreaterThan(0);
   });
 
@@ -95,7 +102,8 @@ describe("OpenEnv's HTTP protocol under /openenv", () => {
         action: { action: 'click[nothing here]' },
       })
     ).json as Answer;
-    expect(invalid.observation).toEqual(step.observation);
+    expect(invalid.observation.text).toBe(step.observation.text);
+    expect(invalid.observation.actions).toEqual(step.observation.actions);
     expect(invalid.reward).toBe(0);
     expect(invalid.metadata.invalidAction).toMatch(/no \[nothing here\]/);
     expect((await call(server.app, 'GET', '/openenv/state')).json).toEqual({
@@ -128,5 +136,22 @@ describe("OpenEnv's HTTP protocol under /openenv", () => {
     server = registryServer('webshop');
     const plain = await call(server.app, 'GET', '/openenv/ws');
     expect(plain.status).toBe(426);
+  });
+
+  it('carries metadata inside the observation too, where typed OpenEnv clients read it', async () => {
+    // OpenEnv's typed clients build their observation from payload["observation"] (metadata
+    // included) and keep nothing else of the answer but reward and done.
+    server = registryServer('webshop', {}, { maxSteps: 1 });
+    const reset = (await call(server.app, 'POST', '/openenv/reset', { episode_id: 'e2' }))
+      .json as Answer;
+    expect(reset.observation.metadata).toEqual(reset.metadata);
+    expect(reset.observation.metadata.episode_id).toBe('e2');
+    const invalid = (
+      await call(server.app, 'POST', '/openenv/step', { action: { action: 'click[nothing]' } })
+    ).json as Answer;
+    expect(invalid.done).toBe(true);
+    expect(invalid.observation.metadata).toEqual(invalid.metadata);
+    expect(invalid.observation.metadata).toMatchObject({ terminated: false, truncated: true });
+    expect(invalid.observation.metadata.invalidAction).toMatch(/nothing/);
   });
 });
