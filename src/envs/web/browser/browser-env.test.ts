@@ -257,7 +257,10 @@ describe('BrowserEnv on a real Chromium', () => {
     const { observation } = await env.reset({ task: task('contact') });
     const pid = (await sharedBrowserPid()) as number;
     process.kill(pid, 'SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Until Playwright sees the pipe close, the browser still counts as connected.
+    for (let i = 0; i < 100 && (await sharedBrowserPid().catch(() => undefined)); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     await expect(env.step(`click [${id(observation.text, 'link', 'Products')}]`)).rejects.toThrow(
       BrowserCrashedError,
     );

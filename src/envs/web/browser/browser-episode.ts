@@ -185,7 +185,11 @@ export class BrowserEpisode {
     } catch (error) {
       this.assertConnected();
       if (this.current.isClosed()) {
+        // The page closed itself (window.close()): carry on in the last tab.
         this.current = this.context.pages().at(-1) ?? (await this.context.newPage());
+      } else if (/browser has been closed|Target closed/i.test(firstLine(error))) {
+        // The browser died and Playwright has not noticed the disconnect yet.
+        throw new BrowserCrashedError(CRASHED);
       }
       return { invalid: `${action.kind} failed: ${firstLine(error)}` };
     }
@@ -420,12 +424,13 @@ export class BrowserEpisode {
 
   private assertConnected(): void {
     if (!this.context.browser()?.isConnected()) {
-      throw new BrowserCrashedError(
-        'the browser closed or crashed during the episode; call reset() to start a new episode (a new browser is launched).',
-      );
+      throw new BrowserCrashedError(CRASHED);
     }
   }
 }
+
+const CRASHED =
+  'the browser closed or crashed during the episode; call reset() to start a new episode (a new browser is launched).';
 
 function originOf(url: string): string | undefined {
   try {
