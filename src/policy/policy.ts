@@ -32,6 +32,8 @@ export interface RecordedDecision {
   observation: Observation;
   /** Actions taken before it in the episode, oldest first. */
   history: readonly string[];
+  /** The env's reply to each history action (same length), for policies with episode memory. */
+  observations?: readonly Observation[];
   action: string;
 }
 

@@ -12,12 +12,13 @@ export interface BehaviourCloningOptions {
   seed?: number;
 }
 
-/** The decisions of trajectories, as (state, history, action) records. */
+/** The decisions of trajectories, as (state, history and its replies, action) records. */
 export function decisionsOf(trajectories: readonly Trajectory[]): RecordedDecision[] {
   return trajectories.flatMap((t) =>
     t.steps.map((step, i) => ({
       observation: i === 0 ? t.initial : (t.steps[i - 1] as Step).observation,
       history: t.steps.slice(0, i).map((s) => s.action),
+      observations: t.steps.slice(0, i).map((s) => s.observation),
       action: step.action,
     })),
   );

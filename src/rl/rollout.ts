@@ -96,10 +96,12 @@ async function rolloutEpisode(
     },
   });
   const history: string[] = [];
+  const replies = trajectory.steps.map((s) => s.observation);
   const steps = trajectory.steps.map((step, t) => {
     const recorded: RolloutStep = {
       observation: t === 0 ? trajectory.initial : (trajectory.steps[t - 1] as Step).observation,
       history: [...history],
+      observations: replies.slice(0, t),
       action: step.action,
       reward: step.reward,
       terminated: step.terminated,

@@ -16,6 +16,7 @@ import {
   actionFeatures,
   DEFAULT_FEATURE_SIZES,
   type Decision,
+  decisionView,
   type FeatureSizes,
   stateFeatureSize,
   stateFeatures,
@@ -37,7 +38,7 @@ export interface ChoicePolicyOptions {
 
 interface SavedPolicy {
   kind: 'choice-policy';
-  version: 1;
+  version: 2;
   options: Required<Omit<ChoicePolicyOptions, 'temperature'>>;
   weights: NetworkWeights;
 }
@@ -54,6 +55,7 @@ export class ChoicePolicy implements TrainablePolicy {
   temperature: number;
   private readonly options: Required<Omit<ChoicePolicyOptions, 'temperature'>>;
   private readonly network: ChoiceNetwork;
+  private readonly cache = new WeakMap<RecordedDecision, FeaturizedDecision>();
 
   constructor(options: ChoicePolicyOptions = {}) {
     this.options = {
@@ -90,14 +92,17 @@ export class ChoicePolicy implements TrainablePolicy {
   }
 
   async act(observation: Observation, context: PolicyContext): Promise<PolicyAction> {
-    const decision = { observation, history: context.history.map((s) => s.action) };
+    const decision = {
+      observation,
+      history: context.history.map((s) => s.action),
+      observations: context.history.map((s) => s.observation),
+    };
     const candidates = this.candidates(observation);
     const [logits, value] = tf.tidy(() => {
-      const group = [{ decision, candidates }];
-      const [actions, states] = this.featurize(group);
+      const [actions, states, groupStates] = this.assemble([this.features(decision, candidates)]);
       return [
         this.network.scores(actions, states).dataSync(),
-        this.network.values(this.featurizeStates(group)).dataSync()[0] as number,
+        this.network.values(groupStates).dataSync()[0] as number,
       ];
     });
     // Sampling at temperature T; T = 0 takes the best-scored action (log-probability at T = 1).
@@ -112,23 +117,15 @@ export class ChoicePolicy implements TrainablePolicy {
    * query, say) is added to them, so behaviour cloning can learn from any action.
    */
   evaluate(decisions: readonly RecordedDecision[]): DecisionEvaluation {
-    const groups = decisions.map((d) => {
-      const own = this.candidates(d.observation);
-      const candidates = own.some((a) => a === d.action) ? own : [...own, d.action];
-      return {
-        decision: { observation: d.observation, history: d.history },
-        candidates,
-        chosen: candidates.indexOf(d.action),
-      };
-    });
+    const groups = decisions.map((d) => this.featurized(d));
     // Candidates are laid out padded, [B × width] rows, so no gather is needed: the wasm
     // backend has no kernel for gather's gradient. Padding rows get a large negative logit.
-    const width = Math.max(...groups.map((g) => g.candidates.length));
-    const [actions, states] = this.featurize(groups, width);
+    const width = Math.max(...groups.map((g) => g.candidates));
+    const [actions, states, groupStates] = this.assemble(groups, width);
     const mask = new Float32Array(groups.length * width);
     const chosen = new Float32Array(groups.length * width);
     groups.forEach((g, i) => {
-      for (let j = g.candidates.length; j < width; j++) mask[i * width + j] = -1e9;
+      for (let j = g.candidates; j < width; j++) mask[i * width + j] = -1e9;
       chosen[i * width + g.chosen] = 1;
     });
     const logits = tf.add(
@@ -141,7 +138,7 @@ export class ChoicePolicy implements TrainablePolicy {
       1,
     ) as Tensor1D;
     const entropy = tf.neg(tf.sum(tf.mul(tf.exp(logP), logP), 1)) as Tensor1D;
-    const values = this.network.values(this.featurizeStates(groups));
+    const values = this.network.values(groupStates);
     return { logProbs, entropy, values };
   }
 
@@ -154,7 +151,7 @@ export class ChoicePolicy implements TrainablePolicy {
     await mkdir(dir, { recursive: true });
     const saved: SavedPolicy = {
       kind: 'choice-policy',
-      version: 1,
+      version: 2,
       options: this.options,
       weights: this.network.exportWeights(),
     };
@@ -177,9 +174,9 @@ export class ChoicePolicy implements TrainablePolicy {
         `cannot read a choice policy from ${file}: ${(error as Error).message}. Pass the folder a training run saved it in.`,
       );
     }
-    if (saved.kind !== 'choice-policy' || saved.version !== 1) {
+    if (saved.kind !== 'choice-policy' || saved.version !== 2) {
       throw new ConfigError(
-        `${file} is not a version-1 choice policy (kind ${saved.kind}, version ${saved.version}).`,
+        `${file} is not a version-2 choice policy (kind ${saved.kind}, version ${saved.version}): version 1 had other features; train it again.`,
       );
     }
     const policy = new ChoicePolicy({ ...saved.options, ...overrides });
@@ -192,43 +189,86 @@ export class ChoicePolicy implements TrainablePolicy {
   }
 
   /**
-   * Candidate features as [rows, A] and the matching state features as [rows, S]. With `width`,
-   * each group takes exactly `width` rows (zeros after its candidates).
+   * The features of a recorded decision, computed once: PPO and BC evaluate the same decisions
+   * every epoch, and features cost more than the network. A recorded action that is not among the
+   * policy's own candidates (an expert's query, say) is added to them.
    */
-  private featurize(
-    groups: ReadonlyArray<{ decision: Decision; candidates: readonly string[] }>,
+  private featurized(d: RecordedDecision): FeaturizedDecision {
+    const cached = this.cache.get(d);
+    if (cached) return cached;
+    const own = this.candidates(d.observation);
+    const candidates = own.some((a) => a === d.action) ? own : [...own, d.action];
+    const decision: Decision = {
+      observation: d.observation,
+      history: d.history,
+      ...(d.observations && { observations: d.observations }),
+    };
+    const out = {
+      ...this.features(decision, candidates),
+      chosen: candidates.indexOf(d.action),
+    };
+    this.cache.set(d, out);
+    return out;
+  }
+
+  /** Candidate features [n × A] and state features [S] of one decision. */
+  private features(
+    decision: Decision,
+    candidates: readonly string[],
+  ): Omit<FeaturizedDecision, 'chosen'> {
+    const { features } = this.options;
+    const a = actionFeatureSize(features);
+    const view = decisionView(decision, candidates);
+    const actions = new Float32Array(candidates.length * a);
+    candidates.forEach((candidate, i) => {
+      actions.set(actionFeatures(decision, candidate, features, view), i * a);
+    });
+    return {
+      candidates: candidates.length,
+      actions,
+      state: stateFeatures(decision, features, view),
+    };
+  }
+
+  /**
+   * Candidate features as [rows, A], the matching state features as [rows, S], and one row of
+   * state features per group [groups, S]. With `width`, each group takes exactly `width` rows
+   * (zeros after its candidates).
+   */
+  private assemble(
+    groups: ReadonlyArray<Omit<FeaturizedDecision, 'chosen'>>,
     width?: number,
-  ): [Tensor2D, Tensor2D] {
+  ): [Tensor2D, Tensor2D, Tensor2D] {
     const { features } = this.options;
     const a = actionFeatureSize(features);
     const s = stateFeatureSize(features);
-    const rows = width
-      ? groups.length * width
-      : groups.reduce((n, g) => n + g.candidates.length, 0);
+    const rows = width ? groups.length * width : groups.reduce((n, g) => n + g.candidates, 0);
     const actions = new Float32Array(rows * a);
     const states = new Float32Array(rows * s);
+    const perGroup = new Float32Array(groups.length * s);
     let row = 0;
-    for (const { decision, candidates } of groups) {
-      const state = stateFeatures(decision, features);
-      for (const candidate of candidates) {
-        actions.set(actionFeatures(decision, candidate, features), row * a);
-        states.set(state, row * s);
-        row++;
-      }
-      if (width) row += width - candidates.length;
-    }
-    return [tf.tensor2d(actions, [rows, a]), tf.tensor2d(states, [rows, s])];
-  }
-
-  /** One row of state features per group. */
-  private featurizeStates(groups: ReadonlyArray<{ decision: Decision }>): Tensor2D {
-    const s = stateFeatureSize(this.options.features);
-    const states = new Float32Array(groups.length * s);
     groups.forEach((g, i) => {
-      states.set(stateFeatures(g.decision, this.options.features), i * s);
+      perGroup.set(g.state, i * s);
+      actions.set(g.actions, row * a);
+      for (let j = 0; j < g.candidates; j++) states.set(g.state, (row + j) * s);
+      row += width ?? g.candidates;
     });
-    return tf.tensor2d(states, [groups.length, s]);
+    return [
+      tf.tensor2d(actions, [rows, a]),
+      tf.tensor2d(states, [rows, s]),
+      tf.tensor2d(perGroup, [groups.length, s]),
+    ];
   }
+}
+
+/** A decision's features, ready to lay out in a batch. */
+interface FeaturizedDecision {
+  candidates: number;
+  /** [candidates × A], row-major. */
+  actions: Float32Array;
+  state: Float32Array;
+  /** Index of the recorded action among the candidates. */
+  chosen: number;
 }
 
 /** The index whose cumulative probability first exceeds `u` ∈ [0, 1). */
