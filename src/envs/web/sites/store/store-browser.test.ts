@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LaunchedBrowser, launchChromium } from '../../browser/chromium.ts';
@@ -51,11 +52,10 @@ describe('the store in a real browser', () => {
   it('finds a product by search, saves a new price and shows it, in that episode only', async () => {
     const [a, b] = [await episode('price-a'), await episode('price-b')];
     try {
-      const sku = (
-        app.instance('price-a')?.prepare('SELECT sku FROM products WHERE id = 11').get() as {
-          sku: string;
-        }
-      ).sku;
+      const db = app.instance('price-a') as Database.Database;
+      const { sku } = db.prepare('SELECT sku FROM products WHERE id = 11').get() as {
+        sku: string;
+      };
       const page = await a.newPage();
       await page.goto(`${app.url}/admin/products`);
       await page.getByRole('searchbox', { name: 'Search products' }).fill(sku);

@@ -1,7 +1,11 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../../../../core/types.ts';
-import { type WebArenaConfig, WebArenaConfigSchema } from '../../webarena/config.ts';
+import {
+  type ProgramHtmlCheck,
+  type WebArenaConfig,
+  WebArenaConfigSchema,
+} from '../../webarena/config.ts';
 import { exactMatch, mustExclude, mustIncludeAny } from '../../webarena/string-match.ts';
 import { templateDatabase, webAppRouter } from '../web-app.ts';
 import { SESSION_COOKIE } from './session.ts';
@@ -219,15 +223,15 @@ describe('store task checks', () => {
     expect(changes.length).toBeGreaterThan(100);
     for (const task of changes) {
       const store = freshStore();
-      const [check] = configOf(task).eval.program_html ?? [];
-      const path = (check?.url as string).replace(STORE_URL, '');
-      const before = locate(await store.get(path), check?.locator as string);
-      expect(meets(before, check?.required_contents ?? {}), `${task.id} before: ${before}`).toBe(
+      const check = (configOf(task).eval.program_html ?? [])[0] as ProgramHtmlCheck;
+      const path = check.url.replace(STORE_URL, '');
+      const before = locate(await store.get(path), check.locator as string);
+      expect(meets(before, check.required_contents ?? {}), `${task.id} before: ${before}`).toBe(
         false,
       );
       await solve(task, store);
-      const after = locate(await store.get(path), check?.locator as string);
-      expect(meets(after, check?.required_contents ?? {}), `${task.id} after: ${after}`).toBe(true);
+      const after = locate(await store.get(path), check.locator as string);
+      expect(meets(after, check.required_contents ?? {}), `${task.id} after: ${after}`).toBe(true);
       store.db.close();
     }
   });
