@@ -12,7 +12,7 @@ import {
 import { type EpisodeOutcome, WebRewardModel } from './reward.ts';
 import { pageText, parseTree, subtree, type TreeNode, type WebTree } from './tree.ts';
 import { DEFAULT_TYPING, learnTyping, type TypingEffect } from './typing.ts';
-import { originOf, pathKey, pathShape } from './urls.ts';
+import { oneSegmentApart, originOf, pathKey } from './urls.ts';
 
 /** A page as a real episode showed it, with the origin it was served from. */
 export interface SeenPage {
@@ -34,6 +34,8 @@ export interface Outcome extends SeenPage {
 /** How `stop` leaves the page, as the real episodes showed it. */
 interface StopRule {
   keepsText: boolean;
+  /** The page's own actions stay listed (the browser env); else `actions` are listed. */
+  keepsActions: boolean;
   actions: string[] | undefined;
 }
 
@@ -47,8 +49,8 @@ interface StopRule {
 export class WebKnowledge {
   /** Real episode starts: the instruction and the first page. */
   readonly starts: Array<{ instruction: string } & SeenPage> = [];
-  /** URL path → the page as first loaded there. */
-  readonly views = new Map<string, SeenPage>();
+  /** URL path → the distinct pages loaded there (at most {@link VIEWS_PER_PATH}), in order seen. */
+  readonly views = new Map<string, SeenPage[]>();
   /** `from path, verb, role 'name'` → what followed, in the order seen. */
   readonly edges = new Map<string, Outcome[]>();
   /** `verb, role 'name'` → what followed, from any page. */
@@ -58,7 +60,7 @@ export class WebKnowledge {
   /** Role → action templates the env offered for elements of that role (`click [{id}]` …). */
   readonly roleActions = new Map<string, Set<string>>();
   typing: TypingEffect = DEFAULT_TYPING;
-  stop: StopRule = { keepsText: true, actions: [] };
+  stop: StopRule = { keepsText: true, keepsActions: false, actions: [] };
   /** The page a new tab shows. */
   blankTab: SeenPage | undefined;
   readonly outcomes: EpisodeOutcome[] = [];
@@ -102,6 +104,8 @@ export class WebKnowledge {
       if (action.kind === 'stop') {
         this.stop = {
           keepsText: step.nextState.text === step.state.text,
+          keepsActions:
+            JSON.stringify(step.nextState.actions) === JSON.stringify(step.state.actions),
           actions: step.nextState.actions,
         };
         this.outcomes.push({
@@ -153,22 +157,55 @@ export class WebKnowledge {
     return (from === '*' ? this.anywhere : this.edges).get(formKey(from, form)) ?? [];
   }
 
-  /** The page first loaded at a URL path, or at the most alike path of the same shape. */
-  viewAt(url: string): { page: SeenPage; how: 'path' | 'shape' } | undefined {
+  /**
+   * A page loaded at a URL path; else a seen page whose path differs in one segment only
+   * (`/f/jazz` for `/f/climbing`), with that segment's `[seen, wanted]` pair. Among several, the
+   * one that shares most lines with `like` (the current page: the same login, the same layout).
+   */
+  viewAt(
+    url: string,
+    like?: string,
+  ):
+    | { page: SeenPage; how: 'path' }
+    | { page: SeenPage; how: 'shape'; swap: [string, string] }
+    | undefined {
     const key = pathKey(url);
-    const page = this.views.get(key);
-    if (page) return { page, how: 'path' };
-    const shape = pathShape(key);
-    for (const [seen, view] of this.views)
-      if (pathShape(seen) === shape) return { page: view, how: 'shape' };
-    return undefined;
+    const pages = this.views.get(key);
+    if (pages) return { page: mostAlike(pages, like), how: 'path' };
+    let best: { page: SeenPage; how: 'shape'; swap: [string, string] } | undefined;
+    let bestScore = -1;
+    for (const [seen, views] of this.views) {
+      const swap = oneSegmentApart(seen, key)?.[0];
+      if (!swap || !this.isParameter(seen, swap[0])) continue;
+      const page = mostAlike(views, like);
+      const score = like === undefined ? 0 : overlap(page.observation.text, like);
+      if (score > bestScore) {
+        best = { page, how: 'shape', swap };
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Whether segment `value` of path `seen` is a parameter (a forum name, a post number): at
+   * least one other seen path differs from `seen` in that segment alone.
+   */
+  private isParameter(seen: string, value: string): boolean {
+    if (value === '') return false;
+    for (const other of this.views.keys()) {
+      const swap = oneSegmentApart(other, seen)?.[0];
+      if (swap && swap[1] === value && swap[0] !== '') return true;
+    }
+    return false;
   }
 
   /** A seen page whose title or main heading is `name` (where a link of that name leads). */
   pageTitled(name: string): SeenPage | undefined {
     const wanted = name.trim().toLowerCase();
     if (wanted.length === 0) return undefined;
-    for (const view of this.views.values()) {
+    for (const [view] of this.views.values()) {
+      if (!view) continue;
       const tree = parseTree(view.observation.text);
       const heading = tree?.nodes.find((n) => n.role === 'heading')?.name;
       const titles = [tree?.tabs.find((t) => t.current)?.title, tree?.nodes[0]?.name, heading];
@@ -185,7 +222,15 @@ export class WebKnowledge {
 
   private view(observation: Observation, origin: string): void {
     const key = pathKey(parseTree(observation.text)?.url);
-    if (key && !this.views.has(key)) this.views.set(key, { observation, origin });
+    if (!key) return;
+    const pages = this.views.get(key) ?? [];
+    if (
+      pages.length >= VIEWS_PER_PATH ||
+      pages.some((p) => p.observation.text === observation.text)
+    )
+      return;
+    pages.push({ observation, origin });
+    this.views.set(key, pages);
   }
 
   /** Which actions the env lists for elements of each role. */
@@ -200,6 +245,35 @@ export class WebKnowledge {
       this.roleActions.set(role, templates);
     }
   }
+}
+
+/** Distinct pages kept per URL path (logged in or not, before and after changes …). */
+const VIEWS_PER_PATH = 6;
+
+/** The page of `pages` sharing most lines with `like` (the first when `like` is undefined). */
+export function mostAlike<T extends SeenPage>(pages: readonly T[], like: string | undefined): T {
+  let best = pages[0] as T;
+  if (like === undefined || pages.length < 2) return best;
+  let bestScore = -1;
+  for (const page of pages) {
+    const score = overlap(page.observation.text, like);
+    if (score > bestScore) {
+      best = page;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** Share of lines two pages have in common, ids and indentation ignored (Jaccard). */
+export function overlap(a: string, b: string): number {
+  const lines = (text: string) =>
+    new Set(text.split('\n').map((l) => l.replace(/^\t*(\[[^\]]*\] )?/, '')));
+  const x = lines(a);
+  const y = lines(b);
+  let shared = 0;
+  for (const l of x) if (y.has(l)) shared++;
+  return shared / Math.max(1, x.size + y.size - shared);
 }
 
 /** The verb of a site-graph edge, or undefined for actions that do not act on an element. */

@@ -19,6 +19,9 @@ export interface EpisodeOutcome {
 
 const NEIGHBOURS = 5;
 const MIN_SIMILARITY = 0.3;
+/** An instruction that asks for information (an answer is expected), not for a change. */
+const QUESTION =
+  /\?|\btell me\b|\breport\b|\banswer\b|^(what|how|which|who|whom|whose|when|where|why|give)\b/i;
 /** Lines after a line about the instruction's subject where an answer counts as next to it. */
 const NEAR = 2;
 
@@ -77,7 +80,8 @@ export class WebRewardModel {
 }
 
 /**
- * Features of an ended episode, each in [0, 1] or [-1, 1]: the answer is blank; it stands on the
+ * Features of an ended episode, each in [0, 1] or [-1, 1]: the answer is blank where the
+ * instruction asks for information, or where it asks for a change; it stands on the
  * final page next to what the instruction is about; the share of its words on the final page and on any page seen; it appears whole on the final page; the share of
  * the instruction's words on the final page; the share of the instruction's quoted phrases on it;
  * how much more the final page resembles successful than failed neighbours' final pages; whether
@@ -89,6 +93,7 @@ export function outcomeFeatures(
 ): number[] {
   const answer = outcome.answer.trim();
   const blank = answer === '' || /^n\/?a$/i.test(answer) ? 1 : 0;
+  const question = QUESTION.test(outcome.instruction.trim()) ? 1 : 0;
   const answerWords = words(answer);
   const finalWords = new Set(words(outcome.finalText));
   const visitedWords = new Set(words(outcome.visitedText));
@@ -115,7 +120,8 @@ export function outcomeFeatures(
       ? 0.5
       : (numeric(answer) ? successNumeric : successes.length - successNumeric) / successes.length;
   return [
-    blank,
+    blank * question,
+    blank * (1 - question),
     answerNearSubject(outcome.finalText, answerWords, outcome.instruction, quoted),
     share(answerWords, finalWords),
     share(answerWords, visitedWords),

@@ -27,12 +27,23 @@ export function pathKey(url: string | undefined): string {
   }
 }
 
-/** The shape of a path: numbers stand for any number (`/f/cooking/12` → `/f/cooking/#`). */
-export function pathShape(key: string): string {
-  return key.replace(/\?.*$/, '').replace(/\/\d+(?=\/|$)/g, '/#');
-}
-
 /** `text` with every occurrence of origin `from` replaced by `to` (a seen page moved to this run). */
 export function moveOrigin(text: string, from: string, to: string): string {
   return from && to && from !== to ? text.replaceAll(from, to) : text;
+}
+
+/**
+ * How a seen path differs from a wanted one when both have the same segments but one
+ * (`/f/jazz` vs `/f/climbing`): the differing pair, `[]` when equal, undefined when they differ
+ * more (another count of segments, or two segments or more).
+ */
+export function oneSegmentApart(seen: string, wanted: string): Array<[string, string]> | undefined {
+  const a = seen.replace(/\?.*$/, '').split('/');
+  const b = wanted.replace(/\?.*$/, '').split('/');
+  if (a.length !== b.length) return undefined;
+  const swaps: Array<[string, string]> = [];
+  a.forEach((segment, i) => {
+    if (segment !== b[i]) swaps.push([segment, b[i] as string]);
+  });
+  return swaps.length <= 1 ? swaps : undefined;
 }

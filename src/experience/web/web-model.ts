@@ -1,3 +1,4 @@
+import { ratio } from 'fuzzball';
 import { contentWords } from '../../core/text.ts';
 import type { Observation, Step, Task } from '../../core/types.ts';
 import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
@@ -21,6 +22,7 @@ import {
   edgeVerb,
   finalText,
   type Outcome,
+  overlap,
   type SeenPage,
   type WebKnowledge,
 } from './knowledge.ts';
@@ -168,7 +170,8 @@ export class WebExperienceModel implements ExperienceModel {
       finalText: finalText(tree),
       visitedText: visited.join('\n'),
     });
-    const { actions } = this.knowledge.stop;
+    const { keepsActions } = this.knowledge.stop;
+    const actions = keepsActions ? state.actions : this.knowledge.stop.actions;
     return {
       reasoning: `stop ends the episode; ${why} gives reward ${reward}.`,
       nextState: { text: state.text, ...(actions !== undefined && { actions: [...actions] }) },
@@ -213,7 +216,11 @@ export class WebExperienceModel implements ExperienceModel {
     let best: Outcome | undefined;
     let bestScore = -1;
     for (const c of candidates) {
-      const score = formSimilarity(form, c.form) + (c.from === from ? 0.01 : 0);
+      // The page after matters too: the same login and layout as this one.
+      const score =
+        formSimilarity(form, c.form) +
+        0.5 * overlap(c.observation.text, state.text) +
+        (c.from === from ? 0.01 : 0);
       if (score > bestScore) {
         best = c;
         bestScore = score;
@@ -239,7 +246,7 @@ export class WebExperienceModel implements ExperienceModel {
     const from = pathKey(tree.url);
     // A link shows where it leads (`url:`): the page at that path, where the buffer saw one.
     const href = kind === 'click' ? prop(target, 'url') : undefined;
-    const seenAt = href === undefined ? undefined : this.knowledge.viewAt(href);
+    const seenAt = href === undefined ? undefined : this.knowledge.viewAt(href, state.text);
     if (href !== undefined && seenAt?.how === 'path')
       return this.land(
         context,
@@ -260,7 +267,9 @@ export class WebExperienceModel implements ExperienceModel {
       for (const c of candidates) {
         let shared = 0;
         for (const w of near) if (c.context.has(w)) shared++;
-        const score = shared / Math.max(1, near.size + c.context.size - shared);
+        const score =
+          shared / Math.max(1, near.size + c.context.size - shared) +
+          0.5 * overlap(c.observation.text, state.text);
         if (score > bestScore) {
           best = c;
           bestScore = score;
@@ -275,11 +284,11 @@ export class WebExperienceModel implements ExperienceModel {
         `a real episode's ${kind} on ${fieldKey(target)} ${where} led to ${pathKey(parseTree(best.observation.text)?.url)}`,
       );
     }
-    if (seenAt)
+    if (seenAt?.how === 'shape')
       return this.land(
         context,
-        seenAt.page,
-        `no real episode loaded ${pathKey(href)}; shown like the seen page ${pathKey(parseTree(seenAt.page.observation.text)?.url)} of the same shape`,
+        writeSegment(seenAt.page, seenAt.swap),
+        `no real episode loaded ${pathKey(href)}; composed from the seen page ${pathKey(parseTree(seenAt.page.observation.text)?.url)}, "${seenAt.swap[0]}" written as "${seenAt.swap[1]}"`,
       );
     const titled =
       kind === 'click' && target.role === 'link' && this.knowledge.pageTitled(target.name ?? '');
@@ -323,14 +332,14 @@ export class WebExperienceModel implements ExperienceModel {
         { observation: loaded, origin: context.origin },
         'goto returns to a page of this episode, as it was last loaded',
       );
-    const seen = this.knowledge.viewAt(url);
-    if (seen)
+    const seen = this.knowledge.viewAt(url, context.state.text);
+    if (seen?.how === 'path')
+      return this.show(context, seen.page, 'goto loads a page real episodes loaded at this path');
+    if (seen?.how === 'shape')
       return this.show(
         context,
-        seen.page,
-        seen.how === 'path'
-          ? 'goto loads a page real episodes loaded at this path'
-          : 'goto loads the seen page at the most alike path',
+        writeSegment(seen.page, seen.swap),
+        `goto: composed from the seen page one path segment apart, "${seen.swap[0]}" written as "${seen.swap[1]}"`,
       );
     return unchanged(context.state, `no real episode loaded ${pathKey(url)}; the page stays.`);
   }
@@ -451,7 +460,7 @@ function unchanged(state: Observation, why: string): Prediction {
   });
 }
 
-/** How alike two forms' values are: per field, 1 for equal values, else shared words. */
+/** How alike two forms' values are: per field, 1 for equal values, else shared words and letters. */
 function formSimilarity(
   a: ReadonlyArray<[string, string]>,
   b: ReadonlyArray<[string, string]>,
@@ -468,7 +477,9 @@ function formSimilarity(
     const mine = new Set(contentWords(value));
     const words = contentWords(other);
     const shared = words.filter((w) => mine.has(w)).length;
-    score += 0.5 * (shared / Math.max(1, mine.size + words.length - shared)) + 0.01;
+    score +=
+      0.5 * (shared / Math.max(1, mine.size + words.length - shared)) +
+      0.2 * (ratio(value, other) / 100);
   }
   return score;
 }
@@ -501,8 +512,16 @@ function substituteValues(
     const encoded = encodeURIComponent(value);
     return /\+/.test(seen.observation.text) ? encoded.replaceAll('%20', '+') : encoded;
   };
+  // In URLs a value is a whole path segment or a whole query value.
   const swapUrl = (url: string) =>
-    pairs.reduce((u, [from, to]) => u.replaceAll(encode(from), encode(to)), url);
+    pairs.reduce(
+      (u, [from, to]) =>
+        u.replace(
+          new RegExp(`([/=])${escapeRegExp(encode(from))}(?=[/?&#]|$)`, 'g'),
+          (_, lead: string) => `${lead}${encode(to)}`,
+        ),
+      url,
+    );
   const written: WebTree = {
     ...tree,
     url: tree.url === undefined ? undefined : swapUrl(tree.url),
@@ -510,8 +529,36 @@ function substituteValues(
     nodes: tree.nodes.map((n) => ({
       ...n,
       name: n.name === undefined ? undefined : TITLES.has(n.role) ? swap(n.name) : whole(n.name),
-      props: n.props.map(([k, v]) => [k, whole(v)] as [string, string]),
+      props: n.props.map(([k, v]) => [k, k === 'url' ? swapUrl(v) : whole(v)] as [string, string]),
     })),
   };
   return { ...seen, observation: { ...seen.observation, text: renderTree(written) } };
+}
+
+/**
+ * A seen page moved to a path one segment apart: the segment rewritten in the URL and in links'
+ * URLs, and (for a word, not a number) in names (`f/jazz — Forum` → `f/climbing — Forum`).
+ */
+function writeSegment(seen: SeenPage, [from, to]: [string, string]): SeenPage {
+  const tree = parseTree(seen.observation.text);
+  if (!tree) return seen;
+  const inUrl = (url: string) =>
+    url.replace(new RegExp(`/${escapeRegExp(from)}(?=[/?#]|$)`, 'g'), `/${to}`);
+  const word = new RegExp(`\\b${escapeRegExp(from)}\\b`, 'g');
+  const inName = (name: string) => (/^\d+$/.test(from) ? name : name.replace(word, to));
+  const written: WebTree = {
+    ...tree,
+    url: tree.url === undefined ? undefined : inUrl(tree.url),
+    tabs: tree.tabs.map((t) => ({ ...t, title: inName(t.title) })),
+    nodes: tree.nodes.map((n) => ({
+      ...n,
+      name: n.name === undefined ? undefined : inName(n.name),
+      props: n.props.map(([k, v]) => [k, k === 'url' ? inUrl(v) : v] as [string, string]),
+    })),
+  };
+  return { ...seen, observation: { ...seen.observation, text: renderTree(written) } };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
