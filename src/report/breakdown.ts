@@ -166,6 +166,9 @@ export const householdJudge: DecisionJudge = (d) => {
 
 const JUDGES: Record<string, DecisionJudge> = { webshop: webshopJudge, household: householdJudge };
 
+/** Envs with a judge (and a scripted expert to compare with). */
+export const JUDGED_ENVS = Object.keys(JUDGES);
+
 /** The judge for a built-in env, or undefined where there is no expert to compare with. */
 export function judgeFor(env: string): DecisionJudge | undefined {
   return JUDGES[env];

@@ -1,9 +1,17 @@
 import type { Command } from 'commander';
+import { ConfigError } from '../../core/errors.ts';
 import { initTf } from '../../core/tf.ts';
 import { collect } from '../../data/collect.ts';
 import { percent, summarize } from '../../data/summary.ts';
 import { envEntry } from '../../envs/registry.ts';
 import { loadPolicy } from '../../policy/load.ts';
+import { makePolicy } from '../../policy/registry.ts';
+import {
+  breakdownTable,
+  decisionBreakdown,
+  JUDGED_ENVS,
+  judgeFor,
+} from '../../report/breakdown.ts';
 import { addLlmPolicyOptions, llmPolicyFromFlags } from '../llm-policy-options.ts';
 import { intOption, splitOption } from '../options.ts';
 import { progressBar } from '../progress.ts';
@@ -20,6 +28,10 @@ export function evalCommand(program: Command): void {
     .option('--split <split>', 'task split: train or test', splitOption, 'test')
     .option('--episodes <n>', 'episodes (one per task)', intOption(1), 200)
     .option('--seed <n>', 'seed', intOption(0), 0)
+    .option(
+      '--breakdown',
+      "compare each decision with the scripted expert's choice in the same state, by kind (built-in envs)",
+    )
     .option('--json', 'print the result as JSON');
   addLlmPolicyOptions(command, 0)
     .addHelpText(
@@ -29,6 +41,12 @@ export function evalCommand(program: Command): void {
     .action(async (o) => {
       await initTf();
       const entry = envEntry(o.env);
+      const judge = o.breakdown ? judgeFor(o.env) : undefined;
+      if (o.breakdown && !judge) {
+        throw new ConfigError(
+          `--breakdown compares each decision with a scripted expert, which exists for ${JUDGED_ENVS.join(' and ')}, not for "${o.env}"; drop --breakdown.`,
+        );
+      }
       const llmPolicy = llmPolicyFromFlags(o, { defaultTemperature: 0 });
       const policy = await loadPolicy(o.policy, { env: o.env, llmPolicy });
       const tasks = entry.tasks({ split: o.split }).tasks(o.split, o.episodes);
@@ -46,6 +64,9 @@ export function evalCommand(program: Command): void {
       bar.stop();
       await env.close();
       const s = summarize(trajectories);
+      const breakdown = judge
+        ? await decisionBreakdown(trajectories, makePolicy('expert', { env: o.env }), judge)
+        : undefined;
       // Episodes an LLM policy lost by answering with no admissible action, even after a retry.
       const policyErrors = trajectories.filter(
         (t) => t.steps.at(-1)?.info?.truncatedBy === 'policy-error',
@@ -53,7 +74,14 @@ export function evalCommand(program: Command): void {
       if (o.json) {
         console.log(
           JSON.stringify(
-            { env: o.env, policy: policy.id, split: o.split, ...s, policyErrors },
+            {
+              env: o.env,
+              policy: policy.id,
+              split: o.split,
+              ...s,
+              policyErrors,
+              ...(breakdown && { breakdown }),
+            },
             null,
             2,
           ),
@@ -66,5 +94,7 @@ export function evalCommand(program: Command): void {
       );
       if (policyErrors > 0)
         console.log(`policy errors ${policyErrors} episodes ended by an unusable answer`);
+      if (breakdown)
+        console.log(`\nper-decision breakdown against the expert\n${breakdownTable(breakdown)}`);
     });
 }
