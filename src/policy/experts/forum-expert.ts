@@ -18,6 +18,8 @@ interface Turn {
   page: ForumPage;
   slots: Record<string, string>;
   history: readonly Step[];
+  /** The site's origin: the page's, or the last one seen when the page is an error page. */
+  origin: string;
 }
 
 /** A decision, or `undefined` when a sub-goal is already reached ("go on with the next one"). */
@@ -60,7 +62,8 @@ export class ForumExpert implements Policy {
     const slots = Object.fromEntries(
       Object.entries(config.instantiation_dict ?? {}).map(([k, v]) => [k, String(v)]),
     );
-    const turn: Turn = { page: new ForumPage(observation.text), slots, history };
+    const page = new ForumPage(observation.text);
+    const turn: Turn = { page, slots, history, origin: siteOrigin(page, history) };
     const planned = plan(template.key, turn);
     if (this.epsilon > 0 && rng.chance(this.epsilon)) return mistake(planned, turn, rng);
     return planned;
@@ -201,15 +204,15 @@ function arrived(): PolicyAction {
 }
 
 /** On the post titled `title`, or one step closer: its link if shown, else a title search. */
-function toPost({ page }: Turn, title: string): Move {
+function toPost({ page, origin }: Turn, title: string): Move {
   if (/^\/f\/[^/]+\/\d+$/.test(page.path) && page.heading() === title) return undefined;
   const link = page.link(title);
   if (link) return click(link, 'open the post');
-  return search(page, title, 'search the post title');
+  return search(page, origin, title, 'search the post title');
 }
 
 /** On f/`forum` (sorted by `sort` when given), or one step closer. */
-function toForum({ page }: Turn, forum: string, sort?: 'top' | 'new'): Move {
+function toForum({ page, origin }: Turn, forum: string, sort?: 'top' | 'new'): Move {
   const onForum = page.path === `/f/${forum}`;
   if (onForum && (sort === undefined || page.query('sort') === sort)) return undefined;
   if (onForum && sort) {
@@ -220,11 +223,11 @@ function toForum({ page }: Turn, forum: string, sort?: 'top' | 'new'): Move {
   if (link) return click(link, 'open the forum');
   const forums = page.link('Forums');
   if (forums && page.path !== '/forums') return click(forums, 'open the list of forums');
-  return { action: `goto [${origin(page)}/f/${forum}]`, reasoning: 'the forum is not linked here' };
+  return { action: `goto [${origin}/f/${forum}]`, reasoning: 'the forum is not linked here' };
 }
 
 /** On `user`'s profile (its top-sorted posts or its comments when asked), or one step closer. */
-function toUser({ page }: Turn, user: string, section?: 'top' | 'comments'): Move {
+function toUser({ page, origin }: Turn, user: string, section?: 'top' | 'comments'): Move {
   const profile = `/user/${user}`;
   if (section === 'comments' && page.path === `${profile}/comments`) return undefined;
   if (section !== 'comments' && page.path === profile) {
@@ -236,30 +239,30 @@ function toUser({ page }: Turn, user: string, section?: 'top' | 'comments'): Mov
   }
   const link = page.link(user);
   if (link) return click(link, `open the profile of ${user}`);
-  return search(page, user, 'search the user name');
+  return search(page, origin, user, 'search the user name');
 }
 
 /** On the search results for `query`, or typing it into the search box. */
-function toSearch({ page }: Turn, query: string): Move {
+function toSearch({ page, origin }: Turn, query: string): Move {
   if (page.path === '/search' && page.query('q') === query) return undefined;
-  return search(page, query, 'search for it');
+  return search(page, origin, query, 'search for it');
 }
 
-function search(page: ForumPage, query: string, why: string): PolicyAction {
+function search(page: ForumPage, origin: string, query: string, why: string): PolicyAction {
   const box = page.field('Search');
   if (box) return { action: `type [${box.id}] [${query}] [1]`, reasoning: why };
   return {
-    action: `goto [${origin(page)}/search?q=${encodeURIComponent(query)}]`,
+    action: `goto [${origin}/search?q=${encodeURIComponent(query)}]`,
     reasoning: 'no search box on this page',
   };
 }
 
 /** On `path`, reached by the link `linkName`. */
-function toPath({ page }: Turn, path: string, linkName: string): Move {
+function toPath({ page, origin }: Turn, path: string, linkName: string): Move {
   if (page.path === path) return undefined;
   const link = page.link(linkName);
   if (link) return click(link, `open ${linkName}`);
-  return { action: `goto [${origin(page)}${path}]`, reasoning: `no ${linkName} link here` };
+  return { action: `goto [${origin}${path}]`, reasoning: `no ${linkName} link here` };
 }
 
 /**
@@ -482,8 +485,11 @@ function topCommenter(page: ForumPage): string | undefined {
   return best?.author;
 }
 
-function origin(page: ForumPage): string {
-  return page.url?.origin ?? '';
+/** The origin of the page, or of the latest http(s) page seen (an error page has none). */
+function siteOrigin(page: ForumPage, history: readonly Step[]): string {
+  const pages = [page, ...[...history].reverse().map((s) => new ForumPage(s.observation.text))];
+  const seen = pages.find((p) => p.url?.protocol === 'http:' || p.url?.protocol === 'https:');
+  return seen?.url?.origin ?? '';
 }
 
 /**
