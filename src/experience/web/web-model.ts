@@ -503,9 +503,16 @@ function substituteValues(
     );
   if (pairs.length === 0) return seen;
   // A value shown whole (a field, a posted comment) is swapped anywhere; inside longer text only
-  // in the page's title and headings ("Search: pasta"): a result titled "Best pasta sauce" stays.
+  // in the page's title and headings ("Search: pasta"), or where it is an identifier (has a digit
+  // or an underscore: "#000000754", "by gravel_otter"): a result "Best pasta sauce" stays.
   const whole = (text: string) => pairs.find(([from]) => from === text)?.[1] ?? text;
   const swap = (text: string) => pairs.reduce((t, [from, to]) => t.replaceAll(from, to), text);
+  const identifiers = pairs.filter(([from]) => /[\d_]/.test(from));
+  const swapIds = (text: string) =>
+    identifiers.reduce(
+      (t, [from, to]) => t.replace(new RegExp(`(?<![\\w])${escapeRegExp(from)}(?![\\w])`, 'g'), to),
+      whole(text),
+    );
   const TITLES = new Set(['RootWebArea', 'heading']);
   // Forms send values in the query; keep the seen URL's spelling of spaces (`+` or `%20`).
   const encode = (value: string) => {
@@ -528,7 +535,7 @@ function substituteValues(
     tabs: tree.tabs.map((t) => ({ ...t, title: swap(t.title) })),
     nodes: tree.nodes.map((n) => ({
       ...n,
-      name: n.name === undefined ? undefined : TITLES.has(n.role) ? swap(n.name) : whole(n.name),
+      name: n.name === undefined ? undefined : TITLES.has(n.role) ? swap(n.name) : swapIds(n.name),
       props: n.props.map(([k, v]) => [k, k === 'url' ? swapUrl(v) : whole(v)] as [string, string]),
     })),
   };
