@@ -35,7 +35,10 @@ interface Episode {
   seed: number | undefined;
   initial: Observation;
   current: Observation;
+  /** The steps so far, kept only when a hook will report them (memory on long runs). */
   steps: Step[];
+  stepCount: number;
+  totalReward: number;
   startedAt: string;
   ended: 'terminated' | 'truncated' | undefined;
   lastInfo: StepInfo;
@@ -105,6 +108,8 @@ export class Session {
         initial: observation,
         current: observation,
         steps: [],
+        stepCount: 0,
+        totalReward: 0,
         startedAt: new Date().toISOString(),
         ended: undefined,
         lastInfo: {},
@@ -120,19 +125,23 @@ export class Session {
       const episode = this.requireEpisode();
       if (episode.ended) {
         throw new EpisodePhaseError(
-          `session ${this.id}: the episode ${episode.ended} after ${episode.steps.length} steps; reset the session to start another.`,
+          `session ${this.id}: the episode ${episode.ended} after ${episode.stepCount} steps; reset the session to start another.`,
         );
       }
       const result = await this.env.step(action);
       const state = episode.current;
-      episode.steps.push({
-        action,
-        observation: result.observation,
-        reward: result.reward,
-        terminated: result.terminated,
-        truncated: result.truncated,
-        info: result.info,
-      });
+      if (this.recording.onEpisode) {
+        episode.steps.push({
+          action,
+          observation: result.observation,
+          reward: result.reward,
+          terminated: result.terminated,
+          truncated: result.truncated,
+          info: result.info,
+        });
+      }
+      episode.stepCount++;
+      episode.totalReward += result.reward;
       episode.current = result.observation;
       episode.lastInfo = result.info;
       if (result.terminated) episode.ended = 'terminated';
@@ -192,8 +201,8 @@ export class Session {
       episodeId: episode.id,
       task: episode.task,
       observation: episode.current,
-      stepCount: episode.steps.length,
-      totalReward: episode.steps.reduce((sum, s) => sum + s.reward, 0),
+      stepCount: episode.stepCount,
+      totalReward: episode.totalReward,
       terminated: episode.ended === 'terminated',
       truncated: episode.ended === 'truncated',
       lastInfo: episode.lastInfo,
@@ -210,7 +219,7 @@ export class Session {
     try {
       await onTransition?.({
         task: episode.task,
-        t: episode.steps.length - 1,
+        t: episode.stepCount - 1,
         state,
         action,
         nextState: result.observation,

@@ -40,7 +40,7 @@ export function serveCommand(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  dreamgym serve --env webshop --port 36001\n  dreamgym serve --env household --host 0.0.0.0 --token "$TOKEN" --record data/served.jsonl\n\nProtocols: AgentGym WebShop at http://HOST:PORT/, AgentGym ALFWorld at http://HOST:PORT/alfworld,\nOpenEnv at http://HOST:PORT/openenv (WebSocket sessions at ws://HOST:PORT/openenv/ws).',
+      '\nExamples:\n  dreamgym serve --env webshop --port 36001\n  dreamgym serve --env household --host 0.0.0.0 --token "$TOKEN" --record data/served.jsonl\n\nProtocols: AgentGym WebShop at http://HOST:PORT/, AgentGym ALFWorld at http://HOST:PORT/alfworld,\nOpenEnv at http://HOST:PORT/openenv (WebSocket sessions at ws://HOST:PORT/openenv/ws).\n\nLong runs: Node grows its heap lazily; cap it with NODE_OPTIONS=--max-old-space-size=384.',
     )
     .action(async (o) => {
       const token: string | undefined = o.token ?? process.env.DREAMGYM_TOKEN;
@@ -77,6 +77,12 @@ export function serveCommand(program: Command): void {
       }
       const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
       console.log(`\n${signal[0] ?? 'signal'}: closing sessions…`);
+      // A second signal means "now": what was not written yet is lost, which it says.
+      const now = () => {
+        console.error('second signal: exiting without finishing the record file or the buffer.');
+        process.exit(130);
+      };
+      process.once('SIGINT', now).once('SIGTERM', now);
       await served.close();
       const { sessionsOpened, episodesFinished, steps } = served.server.sessions.stats;
       console.log(
