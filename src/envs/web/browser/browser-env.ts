@@ -149,6 +149,7 @@ export class BrowserEnv implements Env {
         session.urls,
         (context) => session.prepare(context),
         this.episodeOptions,
+        session.contextOptions,
       );
       const running: Running = {
         task,

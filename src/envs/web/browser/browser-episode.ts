@@ -1,5 +1,11 @@
 import { existsSync } from 'node:fs';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type {
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  Locator,
+  Page,
+} from 'playwright-core';
 import { DreamGymError } from '../../../core/errors.ts';
 import type { WebArenaConfig } from '../webarena/config.ts';
 import type { WebAction } from './action.ts';
@@ -77,6 +83,7 @@ export class BrowserEpisode {
     urls: Readonly<Record<string, string>>,
     prepare: (context: BrowserContext) => Promise<void>,
     options: EpisodeOptions,
+    contextOptions: Pick<BrowserContextOptions, 'proxy'> = {},
   ): Promise<{ episode: BrowserEpisode; warnings: string[] }> {
     const warnings: string[] = [];
     const storageState = config.storage_state ?? undefined;
@@ -90,6 +97,7 @@ export class BrowserEpisode {
       }
     }
     const context = await browser.newContext({
+      ...contextOptions,
       viewport: options.viewport,
       deviceScaleFactor: 1,
       locale: 'en-US',

@@ -1,9 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import Database from 'better-sqlite3';
-import type { BrowserContext, Route } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { TaskError } from '../../../core/errors.ts';
 import type { WebArenaConfig } from '../webarena/config.ts';
 import type { SiteProvider, SiteSession } from './site-provider.ts';
-import { templateDatabase, type WebAppDefinition, webAppRouter } from './web-app.ts';
+import {
+  INSTANCE_HEADER,
+  templateDatabase,
+  type WebAppDefinition,
+  webAppRouter,
+} from './web-app.ts';
+
+/** The host of a built-in app inside a browser env, e.g. `forum.test`. */
+export function builtInSiteHost(app: WebAppDefinition): string {
+  return `${app.name}.test`;
+}
 
 /**
  * The base URL of a built-in app inside a browser env, e.g. `http://forum.test`: the same in every
@@ -11,18 +25,28 @@ import { templateDatabase, type WebAppDefinition, webAppRouter } from './web-app
  * observations — and so the replay buffer's texts — do not depend on a port.
  */
 export function builtInSiteUrl(app: WebAppDefinition): string {
-  return `http://${app.name}.test`;
+  return `http://${builtInSiteHost(app)}`;
+}
+
+interface Proxy {
+  url: string;
+  server: Server;
 }
 
 /**
- * Serves our built-in web apps to browser envs without a port: each episode's context routes
- * requests for `http://NAME.test/…` ({@link builtInSiteUrl}) straight to the app's Hono router
- * over the episode's own copy of the generated database. Concurrent episodes never see each
- * other's changes, and nothing listens on the network. (`dreamgym serve-site` serves an app over
- * HTTP for a person instead.)
+ * Serves our built-in web apps to browser envs at stable URLs ({@link builtInSiteUrl}): every
+ * episode's browser context uses a small HTTP proxy on 127.0.0.1 (a free port, started on first
+ * use) that answers for `NAME.test` from the app's router, over the episode's own copy of the
+ * generated database (the context names its copy in the {@link INSTANCE_HEADER} header).
+ * Concurrent episodes never see each other's changes; redirects, cookies and forms behave as
+ * with any web server. (Intercepting requests with Playwright routes instead would not do:
+ * Chromium sends a fulfilled redirect's next request to the network, playwright#23301.)
+ * `dreamgym serve-site` serves an app over plain HTTP for a person instead.
  */
 export class BuiltInSites implements SiteProvider {
   private readonly bySite: Map<string, WebAppDefinition>;
+  private readonly instances = new Map<string, Map<string, Database.Database>>();
+  private proxy: Promise<Proxy> | undefined;
   private closed = false;
 
   constructor(
@@ -45,68 +69,83 @@ export class BuiltInSites implements SiteProvider {
 
   async open(config: WebArenaConfig): Promise<SiteSession> {
     if (this.closed) throw new TaskError('the built-in sites were closed; open a new env.');
-    const apps = config.sites.map((site) => {
-      const definition = this.definition(site);
-      const db = new Database(templateDatabase(definition, this.seed));
-      return { site, definition, db, url: builtInSiteUrl(definition) };
-    });
+    const definitions = config.sites.map((site) => this.definition(site));
+    const proxy = await this.startProxy();
+    const id = randomUUID();
+    const databases = new Map(
+      definitions.map((d) => [d.name, new Database(templateDatabase(d, this.seed))]),
+    );
+    this.instances.set(id, databases);
     let disposed = false;
     return {
-      urls: Object.fromEntries(apps.map((app) => [app.site, app.url])),
+      urls: Object.fromEntries(
+        config.sites.map((site, i) => [site, builtInSiteUrl(definitions[i] as WebAppDefinition)]),
+      ),
+      contextOptions: { proxy: { server: proxy.url } },
       prepare: async (context: BrowserContext) => {
-        for (const app of apps) {
-          const router = webAppRouter(app.definition, () => (disposed ? undefined : app.db));
-          await context.route(`${app.url}/**`, (route) => fulfil(route, router.fetch));
-          const login = config.require_login ? app.definition.loginCookies?.(app.db) : undefined;
-          const cookies = Object.entries(login ?? {}).map(([name, value]) => ({
+        await context.setExtraHTTPHeaders({ [INSTANCE_HEADER]: id });
+        if (!config.require_login) return;
+        const cookies = definitions.flatMap((definition) => {
+          const db = databases.get(definition.name) as Database.Database;
+          return Object.entries(definition.loginCookies?.(db) ?? {}).map(([name, value]) => ({
             name,
             value,
-            url: app.url,
+            url: builtInSiteUrl(definition),
           }));
-          if (cookies.length > 0) await context.addCookies(cookies);
-        }
+        });
+        if (cookies.length > 0) await context.addCookies(cookies);
       },
       dispose: async () => {
         if (disposed) return;
         disposed = true;
-        for (const app of apps) app.db.close();
+        this.instances.delete(id);
+        for (const db of databases.values()) db.close();
       },
     };
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
+  /** The proxy every episode's context sends its requests to, started once. */
+  private startProxy(): Promise<Proxy> {
+    this.proxy ??= (async () => {
+      const routers = new Map(
+        [...this.bySite.values()].map((definition) => [
+          builtInSiteHost(definition),
+          webAppRouter(definition, (id) => this.instances.get(id)?.get(definition.name)),
+        ]),
+      );
+      const server = serve({
+        fetch: (request: Request) => {
+          const router = routers.get(new URL(request.url).hostname);
+          if (!router) {
+            return new Response(`no built-in site at ${new URL(request.url).host}`, {
+              status: 502,
+            });
+          }
+          return router.fetch(request);
+        },
+        hostname: '127.0.0.1',
+        port: 0,
+      }) as Server;
+      await new Promise<void>((resolve, reject) => {
+        server.once('listening', resolve);
+        server.once('error', reject);
+      });
+      const { port } = server.address() as AddressInfo;
+      return { url: `http://127.0.0.1:${port}`, server };
+    })();
+    return this.proxy;
   }
-}
 
-/** Answers a browser request with the app's response, as a server would. */
-async function fulfil(
-  route: Route,
-  fetch: (request: Request) => Response | Promise<Response>,
-): Promise<void> {
-  const request = route.request();
-  const method = request.method();
-  const headers = await request.allHeaders();
-  const body = method === 'GET' || method === 'HEAD' ? undefined : request.postDataBuffer();
-  let response: Response;
-  try {
-    response = await fetch(new Request(request.url(), { method, headers, body: body ?? null }));
-  } catch (error) {
-    await route.fulfill({ status: 500, body: `internal error: ${(error as Error).message}` });
-    return;
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const databases of this.instances.values())
+      for (const db of databases.values()) db.close();
+    this.instances.clear();
+    const proxy = await this.proxy?.catch(() => undefined);
+    if (proxy) {
+      proxy.server.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.server.close(() => resolve()));
+    }
   }
-  const out: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') out[name] = value;
-  });
-  // Several cookies travel as one header with one cookie a line, as Playwright expects.
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) out['set-cookie'] = cookies.join('\n');
-  await route
-    .fulfill({
-      status: response.status,
-      headers: out,
-      body: Buffer.from(await response.arrayBuffer()),
-    })
-    .catch(() => undefined);
 }

@@ -1,4 +1,4 @@
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
 import type { WebArenaConfig } from '../webarena/config.ts';
 
 /**
@@ -9,6 +9,8 @@ import type { WebArenaConfig } from '../webarena/config.ts';
 export interface SiteSession {
   /** Site name as in configs' `sites` (e.g. `reddit`, `shopping_admin`) → base URL, no trailing slash. */
   urls: Record<string, string>;
+  /** Options the episode's browser context must be created with (e.g. the proxy that serves the sites). */
+  contextOptions?: Pick<BrowserContextOptions, 'proxy'>;
   /** Prepares a fresh context for this episode: headers, cookies, logins. Runs before `start_url` opens. */
   prepare(context: BrowserContext): Promise<void>;
   /** Frees what the episode held. Idempotent. */
