@@ -81,9 +81,9 @@ describe('BuiltInSites', () => {
     const a = await openPage();
     const b = await openPage();
     await a.page.click('button');
-    await a.page.waitForFunction(() => document.title === 'Count 1');
+    await a.page.waitForFunction("document.title === 'Count 1'");
     await a.page.click('button');
-    await a.page.waitForFunction(() => document.title === 'Count 2');
+    await a.page.waitForFunction("document.title === 'Count 2'");
     await b.page.reload();
     expect(await b.page.title()).toBe('Count 0');
     for (const x of [a, b]) {
