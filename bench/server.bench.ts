@@ -9,7 +9,8 @@
  *   (issue 22: a step once took 56 s while the server rebuilt the index on its main thread).
  * - `soak`: RSS of `serve --env webshop` over a long run (BENCH_SOAK_STEPS, default 200k), with
  *   Node's default heap sizing and with `--max-old-space-size=384`.
- * BENCH_SERVER_PARTS=webshop,synthetic,soak picks parts.
+ * BENCH_SERVER_PARTS=webshop,synthetic,soak picks parts; BENCH_SYNTHETIC_STEPS,
+ * BENCH_SERVER_IMPORT_EPISODES and BENCH_SOAK_STEPS scale them down on a busy machine.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -24,7 +25,7 @@ import { envEntry } from '../src/envs/registry.ts';
 const STEPS_PER_LEVEL = 3000;
 const TASKS = 500;
 const SYNTHETIC_CLIENTS = 64;
-const SYNTHETIC_STEPS = 6000;
+const SYNTHETIC_STEPS = Number(process.env.BENCH_SYNTHETIC_STEPS ?? 6000);
 /** Episodes imported while the synthetic server serves: ~4 transitions each, past 50k. */
 const IMPORT_EPISODES = Number(process.env.BENCH_SERVER_IMPORT_EPISODES ?? 15_000);
 const SOAK_STEPS = Number(process.env.BENCH_SOAK_STEPS ?? 200_000);
@@ -193,6 +194,7 @@ async function syntheticBench() {
   const big = join(dir, 'big.jsonl');
   const db = join(dir, 'buffer.db');
   try {
+    console.log('synthetic: collecting 1,000 offline episodes and importing them…');
     await dreamgym([
       'collect',
       '--env',
@@ -215,8 +217,12 @@ async function syntheticBench() {
       String(SYNTHETIC_CLIENTS),
     ]);
     try {
-      await level(url, 8, { steps: 500 }); // warm-up
+      await level(url, 8, { steps: 200 }); // warm-up
+      console.log(`synthetic: ${SYNTHETIC_CLIENTS} clients, no import…`);
       const quiet = await level(url, SYNTHETIC_CLIENTS, { steps: SYNTHETIC_STEPS });
+      console.log(
+        `synthetic: ${SYNTHETIC_CLIENTS} clients while importing ${IMPORT_EPISODES} episodes…`,
+      );
       let importing = true;
       let importSeconds = 0;
       const importStarted = performance.now();
