@@ -107,6 +107,9 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
     this.worker = undefined;
     this.ready = false;
     this.rescue();
+    // Ref'd while it stops: an unref'd worker's exit would not keep the process up, and a caller
+    // awaiting close() at the end of a program would be cut off (exit code 13).
+    worker?.ref();
     await worker?.terminate();
   }
 
