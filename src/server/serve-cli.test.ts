@@ -105,7 +105,7 @@ describe('dreamgym serve', () => {
     // Before the fix the encoder worker kept the process up until a second signal.
     const exit = once(process, 'exit');
     const code = await Promise.race([exit.then(([c]) => c), sleep(15_000).then(() => 'alive')]);
-    expect(code).toBe(0);
+    expect({ code, output: output() }).toMatchObject({ code: 0 }); // the output says why if not
     expect(output()).toContain(`wrote 1 episodes to ${record}`);
     expect(await readTrajectories(record)).toHaveLength(1);
     const after = ReplayBuffer.open({ path: db, create: false });
