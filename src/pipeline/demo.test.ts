@@ -9,11 +9,12 @@ import { writeDemoReport } from '../report/demo-report.ts';
 import { runDemo } from './demo.ts';
 
 describe('DreamGym demo (tiny end to end)', () => {
-  it('produces a report with every row, and S2R stays within its real budget', async () => {
+  it('produces a report with every row on two seeds, and S2R stays within its real budget', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'dreamgym-demo-'));
     const result = await runDemo({
       env: 'webshop',
       seed: 1,
+      seeds: 2,
       offlineEpisodes: 40,
       epsilon: 0.3,
       realBudget: 400,
@@ -27,11 +28,14 @@ describe('DreamGym demo (tiny end to end)', () => {
       'BC (SFT on offline data)',
       'GRPO (real, B = 400)',
       'PPO (real, B = 400)',
+      'GRPO (real, small budget = 40)',
       'DreamGym GRPO (synthetic only)',
       'DreamGym PPO (synthetic only)',
-      'DreamGym-S2R GRPO (synthetic, then B/10 = 40 real)',
+      'DreamGym-S2R GRPO (synthetic, then 40 real)',
     ]);
-    const [untrained, bc, grpo, ppo, dreamGrpo, dreamPpo, s2r] = result.rows;
+    const [untrained, bc, grpo, ppo, small, dreamGrpo, dreamPpo, s2r] = result.rows;
+    expect(small?.realInteractions).toBeGreaterThan(0);
+    expect(small?.realInteractions).toBeLessThanOrEqual(40);
     expect(untrained?.realInteractions).toBe(0);
     expect(bc?.realInteractions).toBe(0);
     for (const real of [grpo, ppo]) {
@@ -46,11 +50,22 @@ describe('DreamGym demo (tiny end to end)', () => {
     expect(s2r?.realInteractions).toBeGreaterThan(0);
     expect(s2r?.realInteractions).toBeLessThanOrEqual(40);
     expect(s2r?.syntheticInteractions).toBe(dreamGrpo?.syntheticInteractions);
-    for (const r of result.rows) expect(r.success.n).toBe(20);
+    for (const r of result.rows) {
+      expect(r.seeds.map((s) => s.seed)).toEqual([1, 2]);
+      for (const s of r.seeds) expect(s.success.n).toBe(20);
+      // The headline is the mean of the seeds with an interval across them.
+      expect(r.success.n).toBe(2);
+      expect(r.success.mean).toBeCloseTo(
+        ((r.seeds[0]?.success.mean ?? -1) + (r.seeds[1]?.success.mean ?? -1)) / 2,
+        10,
+      );
+      expect(r.success.low).toBeLessThanOrEqual(r.success.mean);
+    }
 
     const report = await writeDemoReport(result, outDir);
     const text = readFileSync(report, 'utf8');
     for (const r of result.rows) expect(text).toContain(`| ${r.method} |`);
+    expect(text).toContain('mean of 2 seeds');
     for (const file of [
       'results.json',
       'success-vs-real.svg',

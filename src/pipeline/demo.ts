@@ -1,12 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { initTf } from '../core/tf.ts';
+import type { Trajectory } from '../core/types.ts';
 import type { ExperienceModel } from '../experience/experience-model.ts';
 import { llmFreeModel } from '../experience/llm-free.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { ReplayBuffer } from '../replay/replay-buffer.ts';
 import type { CurvePoint } from '../report/plots.ts';
-import type { Estimate } from '../report/stats.ts';
+import { acrossSeeds, type Estimate } from '../report/stats.ts';
 import { behaviourCloning } from '../rl/bc.ts';
 import {
   type IterationMetrics,
@@ -30,8 +31,15 @@ export interface DemoOptions {
   /** Offline real episodes (noisy expert) that seed the buffer and the BC baseline. */
   offlineEpisodes: number;
   epsilon: number;
-  /** B: real env steps the real-env RL baselines may use. S2R uses B / 10. */
+  /** B: real env steps the real-env RL baselines may use. */
   realBudget: number;
+  /**
+   * Real steps of S2R, and of the real-env GRPO row with the same small budget (S2R's fair
+   * comparison). Default B / 10.
+   */
+  smallBudget?: number;
+  /** Run every row on this many seeds (`seed`, `seed + 1`, …). Default 1. */
+  seeds?: number;
   /** Training iterations in the synthetic env. */
   syntheticIterations: number;
   trainer: Partial<TrainerConfig>;
@@ -50,8 +58,10 @@ export interface DemoOptions {
   onProgress?: (line: string) => void;
 }
 
-export interface DemoRow {
-  method: string;
+/** One method on one seed. */
+export interface SeedRow {
+  seed: number;
+  /** Held-out success with its Wilson interval over the test episodes. */
   success: Estimate;
   reward: Estimate;
   /** Real env steps used in training (offline data not included; it is the same for every row). */
@@ -62,8 +72,19 @@ export interface DemoRow {
   curve: CurvePoint[];
 }
 
+/**
+ * One method over every seed: `success` is the mean of the seeds' success rates with a Student-t
+ * interval across seeds (with one seed, that seed's Wilson interval); `reward` likewise; the
+ * interactions are the seeds' mean; `seconds` their sum.
+ */
+export interface DemoRow extends Omit<SeedRow, 'seed'> {
+  method: string;
+  seeds: SeedRow[];
+}
+
 export interface DemoResult {
   env: string;
+  /** Of the first seed's offline data. */
   offlineTransitions: number;
   offlineSuccessRate: number;
   rows: DemoRow[];
@@ -72,48 +93,98 @@ export interface DemoResult {
 
 /**
  * The paper's Table 1 on a built-in env, offline: untrained, BC, real-env GRPO/PPO with budget
- * B, DreamGym GRPO/PPO (synthetic only), and DreamGym-S2R (synthetic, then B/10 real). With
- * `ablations`, Table 2's structure instead: DreamGym GRPO with and without retrieval and history.
+ * B, real-env GRPO with the small budget (B/10), DreamGym GRPO/PPO (synthetic only), and
+ * DreamGym-S2R (synthetic, then the small budget of real steps); every row on each of `seeds`
+ * seeds, with an interval across seeds. With `ablations`, Table 2's structure instead: DreamGym
+ * GRPO with and without retrieval and history.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   await initTf();
+  await mkdir(options.outDir, { recursive: true });
+  const seeds = Array.from({ length: options.seeds ?? 1 }, (_, i) => options.seed + i);
+  const perSeed: Array<{ rows: Array<SeedRow & { method: string }>; offline: Trajectory[] }> = [];
+  for (const seed of seeds) {
+    if (seeds.length > 1) options.onProgress?.(`seed ${seed}`);
+    perSeed.push(await runSeed(options, seed));
+  }
+  const methods = perSeed[0]?.rows.map((r) => r.method) ?? [];
+  const rows: DemoRow[] = methods.map((method) => {
+    const runs = perSeed.map((p) => {
+      const { method: _, ...row } = p.rows.find((r) => r.method === method) as SeedRow & {
+        method: string;
+      };
+      return row;
+    });
+    const only = runs.length === 1 ? runs[0] : undefined;
+    const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+    return {
+      method,
+      success: only?.success ?? acrossSeeds(runs.map((r) => r.success.mean)),
+      reward: only?.reward ?? acrossSeeds(runs.map((r) => r.reward.mean)),
+      realInteractions: Math.round(mean(runs.map((r) => r.realInteractions))),
+      syntheticInteractions: Math.round(mean(runs.map((r) => r.syntheticInteractions))),
+      seconds: runs.reduce((a, r) => a + r.seconds, 0),
+      curve: runs.flatMap((r) => r.curve),
+      seeds: runs,
+    };
+  });
+  const offline = perSeed[0]?.offline ?? [];
+  const { onProgress: _, curriculum: __, experienceModel: ___, ...recorded } = options;
+  const result: DemoResult = {
+    env: options.env,
+    offlineTransitions: offline.reduce((s, t) => s + t.steps.length, 0),
+    offlineSuccessRate: offline.filter((t) => t.steps.at(-1)?.reward === 1).length / offline.length,
+    rows,
+    options: recorded,
+  };
+  await writeFile(join(options.outDir, 'results.json'), `${JSON.stringify(result, null, 2)}\n`);
+  return result;
+}
+
+/** Every row on one seed. */
+async function runSeed(
+  options: DemoOptions,
+  seed: number,
+): Promise<{ rows: Array<SeedRow & { method: string }>; offline: Trajectory[] }> {
   const log = options.onProgress ?? (() => {});
   const setup = envSetup(options.env, { testTasks: options.evalEpisodes });
-  await mkdir(options.outDir, { recursive: true });
   log(`collecting ${options.offlineEpisodes} offline expert episodes (ε = ${options.epsilon})`);
   const offline = await offlineData(setup, {
     episodes: options.offlineEpisodes,
     epsilon: options.epsilon,
-    seed: options.seed,
+    seed,
   });
-  const buffer = ReplayBuffer.open({ path: join(options.outDir, 'buffer.db') });
+  const buffer = ReplayBuffer.open({
+    path: join(options.outDir, (options.seeds ?? 1) > 1 ? `buffer-${seed}.db` : 'buffer.db'),
+  });
   await buffer.add(offline);
   const model = await (options.experienceModel ?? ((s, b) => llmFreeModel(s.name, b)))(
     setup,
     buffer,
   );
   const evaluate = (policy: ChoicePolicy) =>
-    evaluateReal(policy, setup, { episodes: options.evalEpisodes, seed: options.seed + 1 });
+    evaluateReal(policy, setup, { episodes: options.evalEpisodes, seed: seed + 1 });
   const trainer = (overrides: Partial<TrainerConfig> = {}): Partial<TrainerConfig> => ({
     evalEpisodes: options.evalEpisodes,
     maxEpisodeSteps: setup.maxEpisodeSteps,
-    seed: options.seed,
+    seed,
     ...options.trainer,
     ...overrides,
   });
-  const rows: DemoRow[] = [];
+  const rows: Array<SeedRow & { method: string }> = [];
   const row = async (
     method: string,
     body: () => Promise<
-      Omit<DemoRow, 'method' | 'seconds' | 'success' | 'reward'> & { policy: ChoicePolicy }
+      Omit<SeedRow, 'seed' | 'seconds' | 'success' | 'reward'> & { policy: ChoicePolicy }
     >,
   ) => {
     log(`${method}: training`);
     const started = performance.now();
     const { policy, ...rest } = await body();
     const result: Evaluation = await evaluate(policy);
-    const done: DemoRow = {
+    const done = {
       method,
+      seed,
       success: result.success,
       reward: result.reward,
       ...rest,
@@ -131,12 +202,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     );
   const curveOf = (method: string, history: IterationMetrics[], offset = 0): CurvePoint[] =>
     history.flatMap((m) =>
-      m.eval ? [{ method, steps: offset + m.envSteps, success: m.eval.successRate }] : [],
+      m.eval ? [{ method, seed, steps: offset + m.envSteps, success: m.eval.successRate }] : [],
     );
 
   const realRl = (algo: 'grpo' | 'ppo', budget: number, start?: ChoicePolicy) => async () => {
-    const policy = start ?? new ChoicePolicy({ seed: options.seed });
-    const method = `${algo.toUpperCase()} (real)`;
+    const policy = start ?? new ChoicePolicy({ seed });
+    const method = `${algo.toUpperCase()} (real, ${budget})`;
     const history = await train(
       {
         policy,
@@ -165,8 +236,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       experienceModel = model,
     ) =>
     async () => {
-      const policy = new ChoicePolicy({ seed: options.seed });
-      const schedule = useCurriculum ? options.curriculum?.(setup, options.seed) : undefined;
+      const policy = new ChoicePolicy({ seed });
+      const schedule = useCurriculum ? options.curriculum?.(setup, seed) : undefined;
       const history = await train(
         {
           policy,
@@ -201,24 +272,25 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     await row('− history', dreamRl('grpo', '− history', { history: false }));
   } else {
     await row('untrained policy', async () => ({
-      policy: new ChoicePolicy({ seed: options.seed }),
+      policy: new ChoicePolicy({ seed }),
       realInteractions: 0,
       syntheticInteractions: 0,
       curve: [],
     }));
     await row('BC (SFT on offline data)', async () => {
-      const policy = new ChoicePolicy({ seed: options.seed });
-      behaviourCloning(policy, offline, { seed: options.seed });
+      const policy = new ChoicePolicy({ seed });
+      behaviourCloning(policy, offline, { seed });
       return { policy, realInteractions: 0, syntheticInteractions: 0, curve: [] };
     });
     await row(`GRPO (real, B = ${options.realBudget})`, realRl('grpo', options.realBudget));
     await row(`PPO (real, B = ${options.realBudget})`, realRl('ppo', options.realBudget));
+    const small = options.smallBudget ?? Math.floor(options.realBudget / 10);
+    await row(`GRPO (real, small budget = ${small})`, realRl('grpo', small));
     const dreamGrpo = await row('DreamGym GRPO (synthetic only)', dreamRl('grpo', 'DreamGym GRPO'));
     await row('DreamGym PPO (synthetic only)', dreamRl('ppo', 'DreamGym PPO'));
-    const synthetic = rows.at(-2) as DemoRow;
-    const s2rBudget = Math.floor(options.realBudget / 10);
-    await row(`DreamGym-S2R GRPO (synthetic, then B/10 = ${s2rBudget} real)`, async () => {
-      const out = await realRl('grpo', s2rBudget, dreamGrpo)();
+    const synthetic = rows.at(-2) as SeedRow;
+    await row(`DreamGym-S2R GRPO (synthetic, then ${small} real)`, async () => {
+      const out = await realRl('grpo', small, dreamGrpo)();
       const curve = [
         // S2R starts where DreamGym GRPO ended and continues on real steps.
         ...synthetic.curve.slice(-1).map((p) => ({ ...p, method: 'DreamGym-S2R' })),
@@ -232,14 +304,5 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     });
   }
   await buffer.close();
-  const { onProgress: _, curriculum: __, experienceModel: ___, ...recorded } = options;
-  const result: DemoResult = {
-    env: options.env,
-    offlineTransitions: offline.reduce((s, t) => s + t.steps.length, 0),
-    offlineSuccessRate: offline.filter((t) => t.steps.at(-1)?.reward === 1).length / offline.length,
-    rows,
-    options: recorded,
-  };
-  await writeFile(join(options.outDir, 'results.json'), `${JSON.stringify(result, null, 2)}\n`);
-  return result;
+  return { rows, offline };
 }

@@ -4,15 +4,22 @@ import type { DemoResult } from '../pipeline/demo.ts';
 import { learningCurveSpec, renderChart, successVsRealSpec } from './plots.ts';
 import { formatMean, formatRate } from './stats.ts';
 
-/** The demo's table as markdown. */
+/**
+ * The demo's table as markdown. With several seeds, success is the mean over seeds with a 95%
+ * Student-t interval across them, followed by each seed's rate and Wilson interval.
+ */
 export function demoTable(result: DemoResult): string {
+  const seeds = result.rows[0]?.seeds.length ?? 1;
   const header =
-    '| method | held-out success [95% CI] | mean reward ± 95% CI | real interactions (training) | synthetic interactions | wall time |';
-  const rule = '|---|---|---|---|---|---|';
-  const lines = result.rows.map(
-    (r) =>
-      `| ${r.method} | ${formatRate(r.success)} | ${formatMean(r.reward)} | ${r.realInteractions.toLocaleString('en-US')} | ${r.syntheticInteractions.toLocaleString('en-US')} | ${r.seconds.toFixed(0)} s |`,
-  );
+    seeds > 1
+      ? `| method | held-out success, mean of ${seeds} seeds [95% CI across seeds] | per seed [95% CI over test tasks] | mean reward | real interactions (training) | synthetic interactions | wall time |`
+      : '| method | held-out success [95% CI] | mean reward ± 95% CI | real interactions (training) | synthetic interactions | wall time |';
+  const rule = seeds > 1 ? '|---|---|---|---|---|---|---|' : '|---|---|---|---|---|---|';
+  const lines = result.rows.map((r) => {
+    const perSeed = r.seeds.map((s) => formatRate(s.success)).join('; ');
+    const reward = seeds > 1 ? r.reward.mean.toFixed(3) : formatMean(r.reward);
+    return `| ${r.method} | ${formatRate(r.success)} |${seeds > 1 ? ` ${perSeed} |` : ''} ${reward} | ${r.realInteractions.toLocaleString('en-US')} | ${r.syntheticInteractions.toLocaleString('en-US')} | ${r.seconds.toFixed(0)} s |`;
+  });
   return [header, rule, ...lines].join('\n');
 }
 
@@ -25,10 +32,22 @@ export async function writeDemoReport(result: DemoResult, dir: string): Promise<
     low: r.success.low,
     high: r.success.high,
   }));
+  const spread = result.rows.flatMap((r) =>
+    r.seeds.map((s) => ({
+      method: r.method,
+      seed: s.seed,
+      realInteractions: s.realInteractions,
+      success: s.success.mean,
+    })),
+  );
   const curves = result.rows.flatMap((r) => r.curve);
   const charts = [
     await renderChart(
-      successVsRealSpec(points, `${result.env}: held-out success vs real interactions`),
+      successVsRealSpec(
+        points,
+        `${result.env}: held-out success vs real interactions`,
+        spread.length > points.length ? spread : [],
+      ),
       join(dir, 'success-vs-real'),
     ),
   ];
@@ -44,11 +63,11 @@ export async function writeDemoReport(result: DemoResult, dir: string): Promise<
 
 ${demoTable(result)}
 
-- Held-out: ${o.evalEpisodes} test tasks, one greedy episode each, in the **real** env. Intervals: Wilson (success), ±1.96 standard errors (reward).
+- Held-out: ${o.evalEpisodes} test tasks, one greedy episode each, in the **real** env. Intervals: Wilson (success), ±1.96 standard errors (reward)${(o.seeds ?? 1) > 1 ? `; with ${o.seeds} seeds, the first interval is Student t across the seeds' rates (training noise), the per-seed ones are over test tasks (evaluation noise). The plot shows each seed as a small mark` : ''}.
 - Offline data (every row may use it; not counted above): ${result.offlineTransitions.toLocaleString('en-US')} real transitions from ${o.offlineEpisodes} episodes of the scripted expert with ε = ${o.epsilon} (success ${(100 * result.offlineSuccessRate).toFixed(1)}%).
-- Real-env RL may use B = ${o.realBudget.toLocaleString('en-US')} real steps; DreamGym-S2R continues DreamGym GRPO's policy with B/10. Evaluation episodes are not counted as training interactions.
+- Real-env RL may use B = ${o.realBudget.toLocaleString('en-US')} real steps; DreamGym-S2R continues DreamGym GRPO's policy with ${(o.smallBudget ?? Math.floor(o.realBudget / 10)).toLocaleString('en-US')} real steps, and real-env GRPO with that same small budget from scratch is its fair comparison. Evaluation episodes are not counted as training interactions.
 - DreamGym rows train only in the synthetic env: the LLM-free experience model learnt from the offline data (it never reads the real env's catalog or code).
-- Seed ${o.seed}. Trainer settings: \`${JSON.stringify(o.trainer)}\`; synthetic iterations ${o.syntheticIterations}.
+- Seed${(o.seeds ?? 1) > 1 ? `s ${o.seed}…${o.seed + (o.seeds ?? 1) - 1}` : ` ${o.seed}`}. Trainer settings: \`${JSON.stringify(o.trainer)}\`; synthetic iterations ${o.syntheticIterations}.
 
 ![held-out success vs real interactions](success-vs-real.png)
 ${curves.length > 0 ? '\n![learning curves](learning-curves.png)\n' : ''}

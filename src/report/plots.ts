@@ -34,8 +34,33 @@ export interface MethodPoint {
   high: number;
 }
 
-/** Held-out success (with 95% intervals) against the real interactions each method used. */
-export function successVsRealSpec(points: readonly MethodPoint[], title: string): TopLevelSpec {
+/** One seed's result of a method, for the spread. */
+export interface SeedPoint {
+  method: string;
+  seed: number;
+  realInteractions: number;
+  success: number;
+}
+
+/**
+ * Held-out success (with 95% intervals) against the real interactions each method used; with
+ * `seeds`, each seed's result as a small hollow mark beside the mean, so the spread shows.
+ */
+export function successVsRealSpec(
+  points: readonly MethodPoint[],
+  title: string,
+  seeds: readonly SeedPoint[] = [],
+): TopLevelSpec {
+  const spread =
+    seeds.length > 0
+      ? [
+          {
+            data: { values: seeds as SeedPoint[] },
+            mark: { type: 'point' as const, filled: false, size: 30, opacity: 0.7 },
+            encoding: { y: { field: 'success', type: 'quantitative' as const } },
+          },
+        ]
+      : [];
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,
@@ -66,6 +91,7 @@ export function successVsRealSpec(points: readonly MethodPoint[], title: string)
           },
         },
       },
+      ...spread,
     ],
   };
 }
@@ -75,6 +101,8 @@ export interface CurvePoint {
   /** Env steps of training so far (real or synthetic, as the method trains). */
   steps: number;
   success: number;
+  /** One line per seed when there are several. */
+  seed?: number;
 }
 
 /** Held-out success during training, per method, against its training env steps. */
@@ -95,6 +123,7 @@ export function learningCurveSpec(points: readonly CurvePoint[], title: string):
         scale: { domain: [0, 1] },
       },
       color: { field: 'method', type: 'nominal', title: 'method', legend: { labelLimit: 400 } },
+      detail: { field: 'seed', type: 'nominal' },
     },
   };
 }

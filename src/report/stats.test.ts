@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRate, meanInterval, wilson } from './stats.ts';
+import { acrossSeeds, formatRate, meanInterval, wilson } from './stats.ts';
 
 describe('confidence intervals', () => {
   it('Wilson interval matches a textbook value and stays inside [0, 1]', () => {
@@ -18,5 +18,16 @@ describe('confidence intervals', () => {
     const se = Math.sqrt(((1.5 ** 2 + 0.5 ** 2) * 2) / 3 / 4);
     expect(e.mean).toBe(2.5);
     expect(e.high - e.mean).toBeCloseTo(1.96 * se, 10);
+  });
+});
+
+describe('interval across seeds', () => {
+  it('uses Student t with n − 1 degrees of freedom and stays in [0, 1]', () => {
+    const e = acrossSeeds([0.5, 0.6, 0.7]);
+    expect(e.mean).toBeCloseTo(0.6, 10);
+    // sd 0.1, t(2) = 4.303: half-width 0.1 × 4.303 / √3
+    expect(e.high - e.mean).toBeCloseTo((0.1 * 4.303) / Math.sqrt(3), 6);
+    expect(acrossSeeds([0.95, 1, 1]).high).toBe(1);
+    expect(acrossSeeds([0.4])).toEqual({ mean: 0.4, low: 0.4, high: 0.4, n: 1 });
   });
 });

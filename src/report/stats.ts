@@ -37,3 +37,25 @@ export function formatRate(e: Estimate): string {
 export function formatMean(e: Estimate): string {
   return `${e.mean.toFixed(3)} ± ${((e.high - e.low) / 2).toFixed(3)}`;
 }
+
+/** Two-sided 97.5% quantiles of Student's t for 1…30 degrees of freedom. */
+const T_975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145,
+  2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048,
+  2.045, 2.042,
+];
+
+/**
+ * The mean of per-seed rates with a 95% Student-t interval across seeds (clipped to [0, 1]): the
+ * spread from training itself, which per-seed intervals over test episodes do not show. With one
+ * seed the interval is that seed's value alone.
+ */
+export function acrossSeeds(rates: readonly number[]): Estimate {
+  const n = rates.length;
+  if (n === 0) return { mean: 0, low: 0, high: 0, n };
+  const mean = rates.reduce((s, x) => s + x, 0) / n;
+  if (n === 1) return { mean, low: mean, high: mean, n };
+  const sd = Math.sqrt(rates.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
+  const half = ((T_975[n - 2] ?? 1.96) * sd) / Math.sqrt(n);
+  return { mean, low: Math.max(0, mean - half), high: Math.min(1, mean + half), n };
+}

@@ -7,6 +7,13 @@ import { runDemo } from '../../pipeline/demo.ts';
 import { demoTable, writeDemoReport } from '../../report/demo-report.ts';
 import { intOption } from '../options.ts';
 
+const WEBSHOP_TRAINER = { tasksPerIteration: 16, groupSize: 8, evalEvery: 5 };
+/**
+ * Household episodes run to 50 steps with 30–50 candidates each: fewer, smaller groups per
+ * iteration keep a synthetic iteration near 1,600 steps instead of 6,400.
+ */
+const HOUSEHOLD_TRAINER = { tasksPerIteration: 8, groupSize: 4, evalEvery: 5 };
+
 /**
  * `dreamgym demo`: the paper's Table 1 (or Table 2 with --ablations) on a built-in env, fully
  * offline: LLM-free experience model, CPU choice policy.
@@ -38,37 +45,51 @@ export function demoCommand(program: Command): void {
       30,
     )
     .option('--eval-episodes <n>', 'held-out test tasks per evaluation', intOption(1), 200)
+    .option(
+      '--small-budget <n>',
+      'real steps of S2R and of the same-budget real GRPO row (default B/10)',
+      intOption(1),
+    )
+    .option('--seeds <n>', 'run every row on N seeds; report a CI across seeds', intOption(1), 1)
+    .option(
+      '--full',
+      "the paper's budgets: B = 80,000, S2R 5,000, 3 seeds, webshop and household (hours)",
+    )
     .option('--ablations', 'run the ablation table instead (no retrieval, no history)')
     .option('--out <dir>', 'run folder (default runs/demo-<time>)')
     .action(async (o) => {
-      const outDir =
-        o.out ?? join('runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      const root = o.out ?? join('runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`);
       const started = performance.now();
-      const result = await runDemo({
-        env: o.env,
-        seed: o.seed,
-        offlineEpisodes: o.offlineEpisodes,
-        epsilon: 0.3,
-        realBudget: o.budget,
-        syntheticIterations: o.syntheticIterations,
-        trainer: { tasksPerIteration: 16, groupSize: 8, evalEvery: 5 },
-        evalEpisodes: o.evalEpisodes,
-        outDir,
-        ablations: o.ablations,
-        curriculum: (setup, seed) =>
-          new Curriculum(
-            { pool: TaskPool.open(), seedTasks: setup.trainTasks, generator: offlineMutators },
-            { seed },
-          ),
-        onProgress: (line) =>
-          process.stderr.write(
-            `[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`,
-          ),
-      });
-      const report = await writeDemoReport(result, outDir);
-      console.log(`\n${demoTable(result)}\n`);
-      console.log(
-        `report: ${report}\nresults: ${join(outDir, 'results.json')}\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s`,
-      );
+      const envs: string[] = o.full ? ['webshop', 'household'] : [o.env];
+      for (const env of envs) {
+        const outDir = envs.length > 1 ? join(root, env) : root;
+        const result = await runDemo({
+          env,
+          seed: o.seed,
+          seeds: o.full ? 3 : o.seeds,
+          offlineEpisodes: o.offlineEpisodes,
+          epsilon: 0.3,
+          realBudget: o.full ? 80_000 : o.budget,
+          ...((o.full || o.smallBudget) && { smallBudget: o.full ? 5_000 : o.smallBudget }),
+          syntheticIterations: o.syntheticIterations,
+          trainer: env === 'household' ? HOUSEHOLD_TRAINER : WEBSHOP_TRAINER,
+          evalEpisodes: o.evalEpisodes,
+          outDir,
+          ablations: o.ablations,
+          curriculum: (setup, seed) =>
+            new Curriculum(
+              { pool: TaskPool.open(), seedTasks: setup.trainTasks, generator: offlineMutators },
+              { seed },
+            ),
+          onProgress: (line) =>
+            process.stderr.write(
+              `[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${env}: ${line}\n`,
+            ),
+        });
+        const report = await writeDemoReport(result, outDir);
+        console.log(`\n${env}\n${demoTable(result)}\n`);
+        console.log(`report: ${report}\nresults: ${join(outDir, 'results.json')}`);
+      }
+      console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
     });
 }
