@@ -11,6 +11,7 @@ import type {
   RecordedDecision,
   TrainablePolicy,
 } from '../policy.ts';
+import { isWebObservation, webCandidates } from '../web/web-candidates.ts';
 import {
   actionFeatureSize,
   actionFeatures,
@@ -82,6 +83,7 @@ export class ChoicePolicy implements TrainablePolicy {
         'ChoicePolicy needs an env that lists admissible actions (observation.actions).',
       );
     }
+    if (isWebObservation(observation)) return webCandidates(observation).map((c) => c.action);
     return actions.flatMap((a) =>
       isActionTemplate(a)
         ? proposeQueries(observation.instruction, this.options.queries).map((q) =>

@@ -1,5 +1,6 @@
 import { actionContext, budgetOf, contentWords, priceIn, words } from '../../core/text.ts';
 import { isActionTemplate, type Observation } from '../../core/types.ts';
+import { isWebObservation, webCandidates, webPageKind } from '../web/web-candidates.ts';
 import { type EpisodeMemory, episodeMemory, kindOf, parseCommand } from './episode-memory.ts';
 import { isPhraseOf, type PageOptions, pageOptions } from './page-options.ts';
 
@@ -51,6 +52,8 @@ export interface DecisionView {
   /** The task wants two objects. */
   two: boolean;
   bestCoverage: number;
+  /** Web pages: what each candidate refers to, in words (see `webCandidates`). */
+  contexts?: Map<string, string>;
 }
 
 const TREATMENT_CUES: Record<string, string> = {
@@ -70,27 +73,59 @@ export function decisionView(decision: Decision, candidates: readonly string[]):
   const instructionWords = words(instruction);
   const content = contentWords(instruction);
   const budget = budgetOf(instruction);
+  const web = isWebObservation(decision.observation);
   const view: DecisionView = {
     instructionWords,
     wanted: new Set(content),
     bigrams: new Set(content.slice(1).map((w, i) => `${content[i]} ${w}`)),
     numbers: new Set(content.filter((w) => /^\d/.test(w) && Number(w) !== budget)),
     budget,
-    pageKind: words(text.split('\n', 1)[0] ?? '')
-      .slice(0, 3)
-      .join('_'),
+    pageKind: web
+      ? webPageKind(text)
+      : words(text.split('\n', 1)[0] ?? '')
+          .slice(0, 3)
+          .join('_'),
     options: pageOptions(text, instructionWords, decision.history),
     memory: episodeMemory(decision.history, decision.observations ?? []),
     treatments: new Set(instructionWords.flatMap((w) => TREATMENT_CUES[w] ?? [])),
     two: instructionWords.includes('two'),
     bestCoverage: 0,
+    ...(web && {
+      contexts: new Map(webCandidates(decision.observation).map((c) => [c.action, c.context])),
+    }),
   };
   for (const candidate of candidates) {
     if (isActionTemplate(candidate)) continue;
-    const context = actionContext(candidate, text);
+    const context = view.contexts?.get(candidate) ?? actionContext(candidate, text);
     if (context) view.bestCoverage = Math.max(view.bestCoverage, coverage(view, context));
   }
   return view;
+}
+
+/**
+ * Web pages: what lets a policy learn which element or answer a question asks for — the
+ * candidate's surroundings (a cell's row header, the words before a number) crossed with the
+ * instruction's words, and the answer's shape (number, date, amount, words) crossed with the
+ * question's opening ("how many" → a number).
+ */
+function webCrosses(view: DecisionView, verb: string, label: string, context: string): string[] {
+  const around = [...new Set(words(context).filter((w) => !/\d/.test(w)))].slice(0, 10);
+  const asked = view.instructionWords.filter((w) => !/\d/.test(w));
+  const crosses = around.flatMap((c) => asked.map((w) => `w:${verb}|${c}|${w}`));
+  if (verb === 'stop') {
+    const shape = /^\$/.test(label)
+      ? 'money'
+      : /^\d{4}-\d{2}-\d{2}$|^[A-Z][a-z]{2} \d{1,2}, \d{4}$/.test(label)
+        ? 'date'
+        : /^[\d,.]+$/.test(label)
+          ? 'number'
+          : label === ''
+            ? 'none'
+            : 'words';
+    const opening = view.instructionWords.slice(0, 2).join('_');
+    crosses.push(`shape:${shape}|${opening}`, `shape:${shape}|${view.pageKind}`);
+  }
+  return crosses;
 }
 
 /** Share of the instruction's content words that `text` contains. */
@@ -161,7 +196,8 @@ export function actionFeatures(
   const verb = /^\s*([a-z_]+)/i.exec(action)?.[1]?.toLowerCase() ?? '';
   const labelText = action.replace(/^\s*[a-z_]+\s*\[?/i, '').replace(/\]\s*$/, '');
   const label = words(labelText);
-  const context = isActionTemplate(action) ? '' : actionContext(action, text);
+  const context =
+    view.contexts?.get(action) ?? (isActionTemplate(action) ? '' : actionContext(action, text));
   addHashed(
     out,
     0,
@@ -186,6 +222,9 @@ export function actionFeatures(
       0.5,
     );
   }
+
+  if (view.contexts)
+    addHashed(out, 0, sizes.actionBuckets, webCrosses(view, verb, labelText, context), 0.5);
 
   const s = sizes.actionBuckets;
   // Generic: overlap with the instruction, budget, repetition.

@@ -33,6 +33,29 @@ export interface WebCandidateOptions {
 const KEEP = new Set(['scroll [down]', 'go_back']);
 const TYPE_TEMPLATE = /^type \[([^\]]+)\] \[<[^>]*>\]$/;
 
+/** True for a web page observation (WebArena's tree text with its `stop [<answer>]` action). */
+export function isWebObservation(observation: Observation): boolean {
+  return (
+    (observation.actions ?? []).some((a) => a.startsWith('stop [')) &&
+    /^URL: /m.test(observation.text)
+  );
+}
+
+/**
+ * The kind of a web page for a policy's features: its URL's host and path with numbers and ids
+ * replaced (`store.test/admin/products/N`), so pages of one kind share what is learnt about them.
+ */
+export function webPageKind(text: string): string {
+  const url = /^URL: (\S+)/m.exec(text)?.[1];
+  if (!url) return 'page';
+  try {
+    const { host, pathname } = new URL(url);
+    return `${host}${pathname.replace(/\/\d+(?=\/|$)/g, '/N').replace(/\/$/, '')}`;
+  } catch {
+    return 'page';
+  }
+}
+
 /** The concrete candidates of a web observation; non-web observations give their concrete actions. */
 export function webCandidates(
   observation: Observation,

@@ -1,0 +1,245 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { initTf } from '../core/tf.ts';
+import { finalReward, type Trajectory } from '../core/types.ts';
+import { envEntry } from '../envs/registry.ts';
+import { llmFreeModel } from '../experience/llm-free.ts';
+import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
+import type { Policy } from '../policy/policy.ts';
+import { makePolicy } from '../policy/registry.ts';
+import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { type Estimate, formatRate, meanInterval, wilson } from '../report/stats.ts';
+import { behaviourCloning } from '../rl/bc.ts';
+import { rollout } from '../rl/rollout.ts';
+import { type TrainerConfig, train } from '../rl/trainer.ts';
+import { type EnvSetup, envSetup, syntheticFactory } from './experiment.ts';
+
+/**
+ * The paper's non-RL-ready regime on our web apps (WebArena-Lite's role in the paper): the real
+ * browser env is used only for offline demonstrations and the final evaluation; DreamGym trains
+ * in the synthetic env learnt from those demonstrations. Rows per site: untrained, BC on the
+ * offline expert demonstrations (the paper's SFT baseline), DreamGym GRPO and PPO (synthetic
+ * only), and — for reference only — GRPO in the real browser env with the real steps DreamGym
+ * GRPO's training time would have bought ("real RL, if it were possible").
+ */
+export interface WebDemoOptions {
+  /** Env names, e.g. `web:forum`, `web:store`. */
+  sites: string[];
+  seed: number;
+  /** Offline real episodes of the noisy expert per site. */
+  offlineEpisodes: number;
+  epsilon: number;
+  syntheticIterations: number;
+  trainer: Partial<TrainerConfig>;
+  /** Held-out test tasks per evaluation. */
+  evalEpisodes: number;
+  /** Browser episodes in flight at once (offline collection, evaluation, real RL). */
+  parallel: number;
+  /** Step limit of training and evaluation episodes (WebArena: 30). */
+  maxEpisodeSteps: number;
+  outDir: string;
+  /** Skip the real-RL reference row (it is the slowest). */
+  skipRealRl?: boolean;
+  onProgress?: (line: string) => void;
+}
+
+export interface WebDemoRow {
+  site: string;
+  method: string;
+  success: Estimate;
+  reward: Estimate;
+  realInteractions: number;
+  syntheticInteractions: number;
+  seconds: number;
+}
+
+export interface WebDemoResult {
+  rows: WebDemoRow[];
+  sites: Array<{
+    site: string;
+    offlineTransitions: number;
+    offlineSuccessRate: number;
+    /** Mean wall time of one real browser step during offline collection, ms (at `parallel`). */
+    realStepMs: number;
+    /** Mean wall time of one synthetic step during DreamGym GRPO training, ms. */
+    syntheticStepMs: number;
+  }>;
+  options: Omit<WebDemoOptions, 'onProgress'>;
+}
+
+/** Greedy episodes of `policy` on the held-out tasks in the real browser env. */
+async function evaluate(policy: Policy, setup: EnvSetup, options: WebDemoOptions) {
+  const episodes = await rollout({
+    makeEnv: setup.makeReal,
+    policy,
+    tasks: setup.testTasks.slice(0, options.evalEpisodes),
+    seed: options.seed + 1,
+    provenance: 'real-online',
+    concurrency: options.parallel,
+  });
+  const trajectories = episodes.map((e) => e.trajectory);
+  return {
+    success: wilson(trajectories.filter((t) => finalReward(t) >= 1).length, trajectories.length),
+    reward: meanInterval(trajectories.map(finalReward)),
+  };
+}
+
+const steps = (trajectories: readonly Trajectory[]) =>
+  trajectories.reduce((s, t) => s + t.steps.length, 0);
+
+/** Runs the web table for every site; writes `results.json` and `report.md` to `outDir`. */
+export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult> {
+  await initTf();
+  const log = options.onProgress ?? (() => {});
+  await mkdir(options.outDir, { recursive: true });
+  const result: WebDemoResult = { rows: [], sites: [], options: { ...options } };
+  delete (result.options as { onProgress?: unknown }).onProgress;
+  for (const site of options.sites) {
+    const entry = envEntry(site);
+    const makeReal = () => entry.make({ maxSteps: options.maxEpisodeSteps });
+    const setup: EnvSetup = {
+      ...envSetup(site, { testTasks: options.evalEpisodes }),
+      makeReal,
+      maxEpisodeSteps: options.maxEpisodeSteps,
+    };
+
+    log(
+      `${site}: collecting ${options.offlineEpisodes} offline expert episodes (ε = ${options.epsilon})`,
+    );
+    const collectStarted = performance.now();
+    const offline = (
+      await rollout({
+        makeEnv: makeReal,
+        policy: makePolicy('expert', { env: site, epsilon: options.epsilon }),
+        tasks: setup.trainTasks.slice(0, options.offlineEpisodes),
+        seed: options.seed,
+        provenance: 'real-offline',
+        concurrency: options.parallel,
+      })
+    ).map((e) => e.trajectory);
+    const realStepMs = (performance.now() - collectStarted) / Math.max(1, steps(offline));
+    const buffer = ReplayBuffer.open({
+      path: join(options.outDir, `${site.replace(':', '-')}.db`),
+    });
+    await buffer.add(offline);
+    const model = llmFreeModel(site, buffer);
+    const offlineSuccessRate = offline.filter((t) => finalReward(t) >= 1).length / offline.length;
+    log(
+      `${site}: ${steps(offline)} offline transitions, ${(100 * offlineSuccessRate).toFixed(0)}% successful, ${realStepMs.toFixed(0)} ms per real step`,
+    );
+
+    const trainer = (overrides: Partial<TrainerConfig>): Partial<TrainerConfig> => ({
+      evalEvery: 0,
+      evalEpisodes: 0,
+      maxEpisodeSteps: options.maxEpisodeSteps,
+      seed: options.seed,
+      ...options.trainer,
+      ...overrides,
+    });
+    const row = async (
+      method: string,
+      body: () => Promise<{ policy: ChoicePolicy; real: number; synthetic: number }>,
+    ) => {
+      log(`${site} ${method}: training`);
+      const started = performance.now();
+      const { policy, real, synthetic } = await body();
+      const seconds = (performance.now() - started) / 1000;
+      const { success, reward } = await evaluate(policy, setup, options);
+      result.rows.push({
+        site,
+        method,
+        success,
+        reward,
+        realInteractions: real,
+        syntheticInteractions: synthetic,
+        seconds,
+      });
+      log(
+        `${site} ${method}: held-out success ${formatRate(success)} (${seconds.toFixed(0)} s training)`,
+      );
+      return { policy, seconds, synthetic };
+    };
+
+    await row('untrained policy', async () => ({
+      policy: new ChoicePolicy({ seed: options.seed }),
+      real: 0,
+      synthetic: 0,
+    }));
+    await row('BC (SFT on offline demos)', async () => {
+      const policy = new ChoicePolicy({ seed: options.seed });
+      behaviourCloning(policy, offline, { seed: options.seed });
+      return { policy, real: 0, synthetic: 0 };
+    });
+    let syntheticStepMs = 0;
+    const dream = (algo: 'grpo' | 'ppo') => async () => {
+      const policy = new ChoicePolicy({ seed: options.seed });
+      // DreamGym starts from the SFT policy, as the paper's agents start from an instruct model.
+      behaviourCloning(policy, offline, { seed: options.seed });
+      const started = performance.now();
+      const history = await train(
+        {
+          policy,
+          makeEnv: syntheticFactory(setup, buffer, model),
+          trainTasks: setup.trainTasks,
+          provenance: 'synthetic',
+        },
+        trainer({ algo, iterations: options.syntheticIterations }),
+      );
+      const synthetic = history.at(-1)?.envSteps ?? 0;
+      if (algo === 'grpo') syntheticStepMs = (performance.now() - started) / Math.max(1, synthetic);
+      return { policy, real: 0, synthetic };
+    };
+    const grpo = await row('DreamGym GRPO (BC init, synthetic only)', dream('grpo'));
+    await row('DreamGym PPO (BC init, synthetic only)', dream('ppo'));
+    if (!options.skipRealRl) {
+      // The real steps DreamGym GRPO's training time buys in the browser (at the same parallelism).
+      const budget = Math.max(1, Math.round((grpo.seconds * 1000) / realStepMs));
+      await row(
+        `real RL, if it were possible (GRPO, BC init, ${budget} real steps = same wall time)`,
+        async () => {
+          const policy = new ChoicePolicy({ seed: options.seed });
+          behaviourCloning(policy, offline, { seed: options.seed });
+          const history = await train(
+            { policy, makeEnv: makeReal, trainTasks: setup.trainTasks },
+            trainer({
+              algo: 'grpo',
+              iterations: 10_000,
+              maxEnvSteps: budget,
+              concurrency: options.parallel,
+            }),
+          );
+          return { policy, real: history.at(-1)?.envSteps ?? 0, synthetic: 0 };
+        },
+      );
+    }
+    result.sites.push({
+      site,
+      offlineTransitions: steps(offline),
+      offlineSuccessRate,
+      realStepMs,
+      syntheticStepMs,
+    });
+    await buffer.close();
+  }
+  await writeFile(join(options.outDir, 'results.json'), `${JSON.stringify(result, null, 2)}\n`);
+  await writeFile(join(options.outDir, 'report.md'), webDemoReport(result));
+  return result;
+}
+
+/** The web table in markdown, with the offline data and the step-time ratio per site. */
+export function webDemoReport(result: WebDemoResult): string {
+  const lines = [
+    '| site | method | held-out success [95% CI] | mean reward | real interactions (training) | synthetic interactions | training time |',
+    '|---|---|---|---|---|---|---|',
+    ...result.rows.map(
+      (r) =>
+        `| ${r.site} | ${r.method} | ${formatRate(r.success)} | ${r.reward.mean.toFixed(3)} | ${r.realInteractions.toLocaleString('en-US')} | ${r.syntheticInteractions.toLocaleString('en-US')} | ${r.seconds.toFixed(0)} s |`,
+    ),
+    '',
+    ...result.sites.map(
+      (s) =>
+        `${s.site}: offline data ${s.offlineTransitions} real transitions (${(100 * s.offlineSuccessRate).toFixed(0)}% of episodes successful); a real browser step took ${s.realStepMs.toFixed(0)} ms, a synthetic step ${s.syntheticStepMs.toFixed(1)} ms (${(s.realStepMs / Math.max(1e-9, s.syntheticStepMs)).toFixed(0)}× faster).`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}
