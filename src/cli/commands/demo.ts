@@ -4,6 +4,7 @@ import { Curriculum } from '../../curriculum/curriculum.ts';
 import { offlineMutators } from '../../curriculum/generators/offline-mutators.ts';
 import { TaskPool } from '../../curriculum/task-pool.ts';
 import { runDemo } from '../../pipeline/demo.ts';
+import { runWebDemo, webDemoReport } from '../../pipeline/web-demo.ts';
 import { demoTable, writeDemoReport } from '../../report/demo-report.ts';
 import { intOption } from '../options.ts';
 
@@ -13,6 +14,9 @@ const WEBSHOP_TRAINER = { tasksPerIteration: 16, groupSize: 8, evalEvery: 5 };
  * iteration keep a synthetic iteration near 1,600 steps instead of 6,400.
  */
 const HOUSEHOLD_TRAINER = { tasksPerIteration: 8, groupSize: 4, evalEvery: 5 };
+/** Web tasks take 2–8 steps; a 12-step limit leaves room for detours and keeps episodes short. */
+const WEB_DEFAULTS = { offline: 100, iterations: 8, eval: 60, maxSteps: 12 };
+const WEB_TRAINER = { tasksPerIteration: 16, groupSize: 4 };
 
 /**
  * `dreamgym demo`: the paper's Table 1 (or Table 2 with --ablations) on a built-in env, fully
@@ -24,7 +28,11 @@ export function demoCommand(program: Command): void {
     .description(
       'reproduce the DreamGym main table offline: untrained, BC, real-env GRPO/PPO, DreamGym GRPO/PPO, S2R',
     )
-    .option('--env <name>', 'built-in env', 'webshop')
+    .option(
+      '--env <name>',
+      'built-in env: webshop, household, or web (both web apps; web:forum or web:store for one)',
+      'webshop',
+    )
     .option('--seed <n>', 'seed', intOption(0), 0)
     .option(
       '--offline-episodes <n>',
@@ -57,9 +65,37 @@ export function demoCommand(program: Command): void {
     )
     .option('--ablations', 'run the ablation table instead (no retrieval, no history)')
     .option('--out <dir>', 'run folder (default runs/demo-<time>)')
-    .action(async (o) => {
+    .option('--parallel <n>', 'web: browser episodes in flight at once', intOption(1), 4)
+    .action(async (o, command: Command) => {
       const root = o.out ?? join('runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`);
       const started = performance.now();
+      const progress = (env: string) => (line: string) =>
+        process.stderr.write(
+          `[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${env}: ${line}\n`,
+        );
+      if (o.env === 'web' || o.env.startsWith('web:')) {
+        // The non-RL-ready regime: smaller defaults, since every real step is a browser step.
+        const given = (name: string) => command.getOptionValueSource(name) === 'cli';
+        const result = await runWebDemo({
+          sites: o.env === 'web' ? ['web:forum', 'web:store'] : [o.env],
+          seed: o.seed,
+          offlineEpisodes: given('offlineEpisodes') ? o.offlineEpisodes : WEB_DEFAULTS.offline,
+          epsilon: 0.3,
+          syntheticIterations: given('syntheticIterations')
+            ? o.syntheticIterations
+            : WEB_DEFAULTS.iterations,
+          trainer: WEB_TRAINER,
+          evalEpisodes: given('evalEpisodes') ? o.evalEpisodes : WEB_DEFAULTS.eval,
+          parallel: o.parallel,
+          maxEpisodeSteps: WEB_DEFAULTS.maxSteps,
+          outDir: root,
+          onProgress: progress('web'),
+        });
+        console.log(`\n${webDemoReport(result)}`);
+        console.log(`report: ${join(root, 'report.md')}\nresults: ${join(root, 'results.json')}`);
+        console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
+        return;
+      }
       const envs: string[] = o.full ? ['webshop', 'household'] : [o.env];
       for (const env of envs) {
         const outDir = envs.length > 1 ? join(root, env) : root;

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '../../core/types.ts';
 import { runEpisode } from '../../data/episode.ts';
 import { BrowserEnv } from '../../envs/web/browser/browser-env.ts';
+import { BuiltInSites } from '../../envs/web/sites/builtin-sites.ts';
 import { forumApp } from '../../envs/web/sites/forum/forum-app.ts';
 import { FORUM_ENV, forumTasks, forumTemplateOf } from '../../envs/web/sites/forum/forum-tasks.ts';
-import { ServedSites } from '../../envs/web/sites/forum/served-sites.ts';
 import { evaluateTask } from '../../envs/web/webarena/evaluate.ts';
 import type { Policy } from '../policy.ts';
 import { ForumExpert } from './forum-expert.ts';
@@ -12,8 +12,7 @@ import { ForumExpert } from './forum-expert.ts';
 /**
  * End to end in the real browser env (Chromium; without one the env's launcher fails naming the
  * fix): for the first test task of every template, the expert's trajectory meets the task's
- * checks and a do-nothing trajectory (`stop []` at once) does not. The sites are served over HTTP
- * ({@link ServedSites}): `BuiltInSites`' routed serving loses form redirects (see its doc).
+ * checks and a do-nothing trajectory (`stop []` at once) does not.
  */
 describe('forum expert in the browser env', () => {
   const source = forumTasks(0);
@@ -28,7 +27,7 @@ describe('forum expert in the browser env', () => {
   beforeAll(() => {
     env = new BrowserEnv({
       name: FORUM_ENV,
-      sites: new ServedSites([forumApp]),
+      sites: new BuiltInSites([forumApp]),
       tasks: source,
       split: 'test',
       evaluate: evaluateTask,

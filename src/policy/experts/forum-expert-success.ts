@@ -7,9 +7,9 @@
 import { parseArgs } from 'node:util';
 import { runEpisode } from '../../data/episode.ts';
 import { BrowserEnv } from '../../envs/web/browser/browser-env.ts';
+import { BuiltInSites } from '../../envs/web/sites/builtin-sites.ts';
 import { forumApp } from '../../envs/web/sites/forum/forum-app.ts';
 import { FORUM_ENV, forumTasks, forumTemplateOf } from '../../envs/web/sites/forum/forum-tasks.ts';
-import { ServedSites } from '../../envs/web/sites/forum/served-sites.ts';
 import { evaluateTask } from '../../envs/web/webarena/evaluate.ts';
 import { ForumExpert } from './forum-expert.ts';
 
@@ -26,7 +26,7 @@ const parallel = Math.max(1, Number(values.parallel));
 const source = forumTasks(0);
 const tasks = source.tasks('test', count);
 const expert = new ForumExpert({ epsilon });
-const sites = new ServedSites([forumApp]);
+const sites = new BuiltInSites([forumApp]);
 const envs = Array.from(
   { length: parallel },
   () =>
