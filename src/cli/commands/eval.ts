@@ -13,12 +13,11 @@ import {
   judgeFor,
 } from '../../report/breakdown.ts';
 import { addLlmPolicyOptions, llmPolicyFromFlags } from '../llm-policy-options.ts';
-import { intOption, splitOption } from '../options.ts';
+import { addSiteOption, intOption, splitOption } from '../options.ts';
 import { progressBar } from '../progress.ts';
 
 export function evalCommand(program: Command): void {
-  const command = program
-    .command('eval')
+  const command = addSiteOption(program.command('eval'))
     .description('evaluate a policy (a name or a saved run) on held-out tasks')
     .requiredOption('--env <name>', 'env, e.g. webshop')
     .requiredOption(

@@ -3,13 +3,12 @@ import type { Command } from 'commander';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../../server/app.ts';
 import { DEFAULT_PORT } from '../../server/listen.ts';
 import { serveEnv } from '../../server/serve-env.ts';
-import { intOption, splitOption } from '../options.ts';
+import { addSiteOption, intOption, splitOption } from '../options.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 export function serveCommand(program: Command): void {
-  program
-    .command('serve')
+  addSiteOption(program.command('serve'))
     .description(
       'serve an env over HTTP to remote trainers: AgentGym (WebShop and ALFWorld protocols) and OpenEnv (HTTP and WebSocket)',
     )
