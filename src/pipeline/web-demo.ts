@@ -193,9 +193,16 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
     await row('DreamGym PPO (BC init, synthetic only)', dream('ppo'));
     if (!options.skipRealRl) {
       // The real steps DreamGym GRPO's training time buys in the browser (at the same parallelism).
-      const budget = Math.max(1, Math.round((grpo.seconds * 1000) / realStepMs));
+      // At least one iteration's worth, or the trainer would not start one.
+      const oneIteration =
+        (options.trainer.tasksPerIteration ?? 16) *
+        (options.trainer.groupSize ?? 8) *
+        options.maxEpisodeSteps;
+      const sameTime = Math.round((grpo.seconds * 1000) / realStepMs);
+      const budget = Math.max(sameTime, oneIteration);
+      const why = budget === sameTime ? 'same wall time' : 'one iteration, over the same wall time';
       await row(
-        `real RL, if it were possible (GRPO, BC init, ${budget} real steps = same wall time)`,
+        `real RL, if it were possible (GRPO, BC init, ${budget} real steps = ${why})`,
         async () => {
           const policy = new ChoicePolicy({ seed: options.seed });
           behaviourCloning(policy, offline, { seed: options.seed });

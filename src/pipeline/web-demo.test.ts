@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runWebDemo, type WebDemoResult } from './web-demo.ts';
+
+/**
+ * A tiny web demo end to end in a real Chromium (it fails naming the fix when there is none):
+ * offline expert episodes in the browser, the synthetic env learnt from them, every row trained
+ * and evaluated in the real env.
+ */
+describe('runWebDemo', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dreamgym-web-demo-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('runs every row on a site, synthetic rows without real steps, and writes the report', async () => {
+    const lines: string[] = [];
+    const result: WebDemoResult = await runWebDemo({
+      sites: ['web:forum'],
+      seed: 0,
+      offlineEpisodes: 6,
+      epsilon: 0.3,
+      syntheticIterations: 1,
+      trainer: { tasksPerIteration: 2, groupSize: 2 },
+      evalEpisodes: 3,
+      parallel: 2,
+      maxEpisodeSteps: 6,
+      outDir: dir,
+      onProgress: (line) => lines.push(line),
+    });
+    expect(result.rows.map((r) => r.method.split(' (')[0])).toEqual([
+      'untrained policy',
+      'BC',
+      'DreamGym GRPO',
+      'DreamGym PPO',
+      'real RL, if it were possible',
+    ]);
+    for (const row of result.rows) {
+      expect(row.site).toBe('web:forum');
+      expect(row.success.n).toBe(3);
+    }
+    const dream = result.rows.filter((r) => r.method.startsWith('DreamGym'));
+    for (const row of dream) {
+      expect(row.realInteractions).toBe(0);
+      expect(row.syntheticInteractions).toBeGreaterThan(0);
+    }
+    expect(result.rows.at(-1)?.realInteractions).toBeGreaterThan(0);
+    const site = result.sites[0];
+    expect(site?.offlineTransitions).toBeGreaterThan(0);
+    expect(site?.realStepMs).toBeGreaterThan(0);
+    expect(site?.syntheticStepMs).toBeGreaterThan(0);
+    const report = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(report).toContain('| web:forum | BC (SFT on offline demos) |');
+    expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).rows).toHaveLength(5);
+    expect(lines.some((l) => l.includes('offline transitions'))).toBe(true);
+  }, 240_000);
+});
