@@ -92,8 +92,8 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
   await initTf();
   const log = options.onProgress ?? (() => {});
   await mkdir(options.outDir, { recursive: true });
-  const result: WebDemoResult = { rows: [], sites: [], options: { ...options } };
-  delete (result.options as { onProgress?: unknown }).onProgress;
+  const { onProgress: _, ...recorded } = options;
+  const result: WebDemoResult = { rows: [], sites: [], options: recorded };
   for (const site of options.sites) {
     const entry = envEntry(site);
     const makeReal = () => entry.make({ maxSteps: options.maxEpisodeSteps });
