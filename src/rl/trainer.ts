@@ -282,6 +282,8 @@ function toSamples(episodes: readonly RolloutEpisode[], config: TrainerConfig): 
     e.steps.map((s, t) => ({
       observation: s.observation,
       history: s.history,
+      // The replies too: the update must see the episode memory the policy acted on.
+      ...(s.observations && { observations: s.observations }),
       action: s.action,
       logProb: s.logProb,
       value: s.value,

@@ -39,7 +39,7 @@ export interface ChoicePolicyOptions {
 
 interface SavedPolicy {
   kind: 'choice-policy';
-  version: 2;
+  version: 3;
   options: Required<Omit<ChoicePolicyOptions, 'temperature'>>;
   weights: NetworkWeights;
 }
@@ -153,7 +153,7 @@ export class ChoicePolicy implements TrainablePolicy {
     await mkdir(dir, { recursive: true });
     const saved: SavedPolicy = {
       kind: 'choice-policy',
-      version: 2,
+      version: 3,
       options: this.options,
       weights: this.network.exportWeights(),
     };
@@ -176,9 +176,9 @@ export class ChoicePolicy implements TrainablePolicy {
         `cannot read a choice policy from ${file}: ${(error as Error).message}. Pass the folder a training run saved it in.`,
       );
     }
-    if (saved.kind !== 'choice-policy' || saved.version !== 2) {
+    if (saved.kind !== 'choice-policy' || saved.version !== 3) {
       throw new ConfigError(
-        `${file} is not a version-2 choice policy (kind ${saved.kind}, version ${saved.version}): version 1 had other features; train it again.`,
+        `${file} is not a version-3 choice policy (kind ${saved.kind}, version ${saved.version}): earlier versions had other features; train it again.`,
       );
     }
     const policy = new ChoicePolicy({ ...saved.options, ...overrides });

@@ -2,6 +2,7 @@ import { actionContext, budgetOf, contentWords, priceIn, words } from '../../cor
 import { isActionTemplate, type Observation } from '../../core/types.ts';
 import { isWebObservation, webCandidates, webPageKind } from '../web/web-candidates.ts';
 import { type EpisodeMemory, episodeMemory, kindOf, parseCommand } from './episode-memory.ts';
+import { type ItemEvidence, itemEvidence, openedItem } from './item-evidence.ts';
 import { isPhraseOf, type PageOptions, pageOptions } from './page-options.ts';
 
 /** Sizes of the feature vectors. Derived once; the network's input layer uses them. */
@@ -15,7 +16,7 @@ export interface FeatureSizes {
 export const DEFAULT_FEATURE_SIZES: FeatureSizes = { actionBuckets: 128, stateBuckets: 64 };
 
 /** Hand-made scalar features of an action; see {@link actionFeatures}. */
-export const ACTION_SCALARS = 32;
+export const ACTION_SCALARS = 38;
 /** Hand-made scalar features of a state; see {@link stateFeatures}. */
 export const STATE_SCALARS = 9;
 
@@ -47,6 +48,11 @@ export interface DecisionView {
   pageKind: string;
   options: PageOptions;
   memory: EpisodeMemory;
+  /** Shops: what the episode has seen of the item open now and which items it left. */
+  item: ItemEvidence;
+  /** Shares of the instruction's words and word pairs that the open item's pages show. */
+  itemCoverage: number;
+  itemPairs: number;
   /** Treatments the instruction asks for: `heat` (hot), `cool`, `clean`. */
   treatments: Set<string>;
   /** The task wants two objects. */
@@ -87,6 +93,9 @@ export function decisionView(decision: Decision, candidates: readonly string[]):
           .join('_'),
     options: pageOptions(text, instructionWords, decision.history),
     memory: episodeMemory(decision.history, decision.observations ?? []),
+    item: itemEvidence(decision.history, decision.observations ?? []),
+    itemCoverage: 0,
+    itemPairs: 0,
     treatments: new Set(instructionWords.flatMap((w) => TREATMENT_CUES[w] ?? [])),
     two: instructionWords.includes('two'),
     bestCoverage: 0,
@@ -94,6 +103,10 @@ export function decisionView(decision: Decision, candidates: readonly string[]):
       contexts: new Map(webCandidates(decision.observation).map((c) => [c.action, c.context])),
     }),
   };
+  if (view.item.current) {
+    view.itemCoverage = coverage(view, view.item.seen);
+    view.itemPairs = pairCoverage(view, view.item.seen);
+  }
   for (const candidate of candidates) {
     if (isActionTemplate(candidate)) continue;
     const context = view.contexts?.get(candidate) ?? actionContext(candidate, text);
@@ -135,6 +148,16 @@ function coverage(view: DecisionView, text: string): number {
   let n = 0;
   for (const w of view.wanted) if (have.has(w)) n++;
   return n / view.wanted.size;
+}
+
+/** Share of the instruction's content-word pairs that `text` contains in order. */
+function pairCoverage(view: DecisionView, text: string): number {
+  if (view.bigrams.size === 0) return 0;
+  const have = contentWords(text);
+  const pairs = new Set(have.slice(1).map((w, i) => `${have[i]} ${w}`));
+  let n = 0;
+  for (const b of view.bigrams) if (pairs.has(b)) n++;
+  return n / view.bigrams.size;
 }
 
 /**
@@ -180,6 +203,10 @@ export function stateFeatures(
  * Interaction scalars between the instruction and the action: shares of instruction words and
  * word pairs it covers, coverage against the best rival, numbers and budget, whether the label
  * is a phrase of the instruction (a wanted option), the option group's state, Buy-Now readiness.
+ *
+ * Item evidence (shops): on an item's pages, the shares of instruction words and word pairs its
+ * pages showed so far (page, description, features) and whether details were read, for buying,
+ * reading details or leaving; for opening a result, whether it was opened and left before.
  *
  * Memory scalars (household): whether a place is unvisited, holds a task object, is the goal's
  * receptacle; whether an object is a task object, still needs its treatment, is held.
@@ -245,11 +272,7 @@ export function actionFeatures(
   out[s + 8] = 1;
 
   // Interaction: word pairs, rivals, numbers, price against budget.
-  const pairs = contentWords(`${label.join(' ')} ${context}`);
-  const bigrams = new Set(pairs.slice(1).map((w, i) => `${pairs[i]} ${w}`));
-  let pairHits = 0;
-  for (const b of view.bigrams) if (bigrams.has(b)) pairHits++;
-  out[s + 9] = view.bigrams.size ? pairHits / view.bigrams.size : 0;
+  out[s + 9] = pairCoverage(view, `${label.join(' ')} ${context}`);
   if (context) {
     out[s + 10] = cover - view.bestCoverage;
     out[s + 11] = cover >= view.bestCoverage && cover > 0 ? 1 : 0;
@@ -282,6 +305,20 @@ export function actionFeatures(
   if (lower === 'click[< prev]' || lower === 'click[back to search]') {
     out[s + 31] = options.mismatched > 0 ? 1 : 0;
   }
+
+  // Opening items to check them: what the open item's pages showed, items already left.
+  const { item } = view;
+  const opens = openedItem(lower);
+  const leaves = lower === 'click[< prev]' || lower === 'click[back to search]';
+  const details = lower === 'click[description]' || lower === 'click[features]';
+  if (opens) out[s + 32] = item.left.has(opens) ? 1 : 0;
+  if (item.current && (isBuy || leaves || details)) {
+    out[s + 33] = view.itemCoverage;
+    out[s + 34] = view.itemPairs;
+    out[s + 35] = item.details ? 1 : 0;
+  }
+  if (opens || isBuy || leaves) out[s + 36] = Math.min(3, item.left.size) / 3;
+  if (details) out[s + 37] = item.details ? 1 : -1;
 
   // Household memory.
   const { memory } = view;
