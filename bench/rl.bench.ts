@@ -1,9 +1,13 @@
 /**
- * Policy and RL speed on the real webshop env (1k products): rollouts per second of the choice
- * policy (sampling, with log-probabilities and values), and PPO/GRPO update throughput in
- * decisions per second (4 epochs of 64-decision minibatches, TensorFlow.js wasm backend).
+ * Policy and RL speed on the real webshop (1k products) and household envs: rollouts per second
+ * of the choice policy (sampling, with log-probabilities and values), and PPO/GRPO update
+ * throughput in decisions per second (4 epochs of 64-decision minibatches, TensorFlow.js wasm
+ * backend). Household decisions are costlier: 30–50 candidates each and an episode memory.
  */
 import { initTf, tf } from '../src/core/tf.ts';
+import type { Task } from '../src/core/types.ts';
+import type { Env } from '../src/envs/env.ts';
+import { envEntry } from '../src/envs/registry.ts';
 import { getCatalog } from '../src/envs/webshop/catalog.ts';
 import { webshopTasks } from '../src/envs/webshop/goals.ts';
 import { makeWebShop } from '../src/envs/webshop/webshop-env.ts';
@@ -15,17 +19,34 @@ import { timeOnce } from './measure.ts';
 export default async function rlBench() {
   await initTf();
   const catalog = { seed: 0, size: 1000 };
-  const tasks = webshopTasks(catalog, getCatalog(catalog), 'train', 64);
+  const household = envEntry('household');
+  return {
+    ...(await measure(
+      'webshop',
+      () => makeWebShop({ catalog }),
+      webshopTasks(catalog, getCatalog(catalog), 'train', 64),
+      4,
+    )),
+    household: await measure(
+      'household',
+      () => household.make({}),
+      household.tasks({ split: 'train' }).tasks('train', 16),
+      2,
+    ),
+  };
+}
+
+/** Rollouts of `groupSize` episodes per task, then one 4-epoch update on their decisions. */
+async function measure(name: string, makeEnv: () => Env, tasks: Task[], groupSize: number) {
   const policy = new ChoicePolicy({ seed: 0 });
-  const makeEnv = () => makeWebShop({ catalog });
-  await rollout({ makeEnv, policy, tasks: tasks.slice(0, 4), seed: 0, provenance: 'real-online' });
+  await rollout({ makeEnv, policy, tasks: tasks.slice(0, 2), seed: 0, provenance: 'real-online' });
   let episodes: Awaited<ReturnType<typeof rollout>> = [];
   const rolloutMs = await timeOnce(async () => {
     episodes = await rollout({
       makeEnv,
       policy,
       tasks,
-      groupSize: 4,
+      groupSize,
       seed: 1,
       provenance: 'real-online',
     });
@@ -54,8 +75,10 @@ export default async function rlBench() {
     },
   };
   console.log(
-    `rollouts: ${results.rollout.episodesPerSecond.toFixed(0)} episodes/s (${results.rollout.stepsPerSecond.toFixed(0)} steps/s); ` +
+    `${name} rollouts: ${results.rollout.episodesPerSecond.toFixed(0)} episodes/s (${results.rollout.stepsPerSecond.toFixed(0)} steps/s); ` +
       `update: ${results.update.decisionsPerSecond.toFixed(0)} decisions/s`,
   );
+  policy.dispose();
+  optimizer.dispose();
   return results;
 }

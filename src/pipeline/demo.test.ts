@@ -77,6 +77,33 @@ describe('DreamGym demo (tiny end to end)', () => {
     }
   }, 180_000);
 
+  it('starts every RL row from BC when asked: a row with no affordable step scores as BC', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'dreamgym-demo-warm-'));
+    const result = await runDemo({
+      env: 'webshop',
+      seed: 3,
+      offlineEpisodes: 40,
+      epsilon: 0.3,
+      realBudget: 400,
+      // Below one iteration's worth of steps: the small-budget row trains not at all.
+      smallBudget: 10,
+      syntheticIterations: 1,
+      trainer: { tasksPerIteration: 4, groupSize: 2, evalEvery: 1, epochs: 1 },
+      evalEpisodes: 20,
+      outDir,
+      warmStart: true,
+    });
+    const byName = new Map(result.rows.map((r) => [r.method, r]));
+    const bc = byName.get('BC (SFT on offline data)');
+    const idle = byName.get('GRPO (real, small budget = 10, from BC)');
+    expect(idle?.realInteractions).toBe(0);
+    expect(idle?.success.mean).toBe(bc?.success.mean);
+    expect(idle?.reward.mean).toBe(bc?.reward.mean);
+    // the untrained row stays untrained
+    expect(byName.get('untrained policy')?.success.mean).toBeLessThan(bc?.success.mean ?? 0);
+    expect([...byName.keys()]).toContain('DreamGym-S2R GRPO (synthetic, from BC, then 10 real)');
+  }, 180_000);
+
   it('runs the ablation table: full, without curriculum, retrieval and history', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'dreamgym-ablations-'));
     const result = await runDemo({

@@ -46,6 +46,12 @@ export interface DemoOptions {
   /** Held-out test tasks per evaluation. */
   evalEpisodes: number;
   outDir: string;
+  /**
+   * Start every RL row (real, DreamGym, and so S2R) from the BC policy instead of random weights,
+   * and say so in the row names. Household needs it: its 50-step episodes with a sparse reward
+   * almost never succeed at random, so RL from scratch has nothing to learn from. Default false.
+   */
+  warmStart?: boolean;
   /** Run the ablation table (no retrieval, no history; no curriculum when one is wired) instead. */
   ablations?: boolean;
   /** A curriculum for synthetic training, made per run (see src/curriculum). */
@@ -172,6 +178,22 @@ async function runSeed(
     ...overrides,
   });
   const rows: Array<SeedRow & { method: string }> = [];
+  const bcDir = join(options.outDir, `bc-policy-${seed}`);
+  let cloned: Promise<void> | undefined;
+  /** BC on the offline data, trained once per seed and saved; each call loads a fresh copy. */
+  const clonedPolicy = async () => {
+    cloned ??= (async () => {
+      const policy = new ChoicePolicy({ seed });
+      behaviourCloning(policy, offline, { seed });
+      await policy.save(bcDir);
+      policy.dispose();
+    })();
+    await cloned;
+    return ChoicePolicy.load(bcDir);
+  };
+  /** The policy an RL row starts from. */
+  const startPolicy = async () => (options.warmStart ? clonedPolicy() : new ChoicePolicy({ seed }));
+  const from = options.warmStart ? ', from BC' : '';
   const row = async (
     method: string,
     body: () => Promise<
@@ -206,7 +228,7 @@ async function runSeed(
     );
 
   const realRl = (algo: 'grpo' | 'ppo', budget: number, start?: ChoicePolicy) => async () => {
-    const policy = start ?? new ChoicePolicy({ seed });
+    const policy = start ?? (await startPolicy());
     const method = `${algo.toUpperCase()} (real, ${budget})`;
     const history = await train(
       {
@@ -236,7 +258,7 @@ async function runSeed(
       experienceModel = model,
     ) =>
     async () => {
-      const policy = new ChoicePolicy({ seed });
+      const policy = await startPolicy();
       const schedule = useCurriculum ? options.curriculum?.(setup, seed) : undefined;
       const history = await train(
         {
@@ -277,19 +299,23 @@ async function runSeed(
       syntheticInteractions: 0,
       curve: [],
     }));
-    await row('BC (SFT on offline data)', async () => {
-      const policy = new ChoicePolicy({ seed });
-      behaviourCloning(policy, offline, { seed });
-      return { policy, realInteractions: 0, syntheticInteractions: 0, curve: [] };
-    });
-    await row(`GRPO (real, B = ${options.realBudget})`, realRl('grpo', options.realBudget));
-    await row(`PPO (real, B = ${options.realBudget})`, realRl('ppo', options.realBudget));
+    await row('BC (SFT on offline data)', async () => ({
+      policy: await clonedPolicy(),
+      realInteractions: 0,
+      syntheticInteractions: 0,
+      curve: [],
+    }));
+    await row(`GRPO (real, B = ${options.realBudget}${from})`, realRl('grpo', options.realBudget));
+    await row(`PPO (real, B = ${options.realBudget}${from})`, realRl('ppo', options.realBudget));
     const small = options.smallBudget ?? Math.floor(options.realBudget / 10);
-    await row(`GRPO (real, small budget = ${small})`, realRl('grpo', small));
-    const dreamGrpo = await row('DreamGym GRPO (synthetic only)', dreamRl('grpo', 'DreamGym GRPO'));
-    await row('DreamGym PPO (synthetic only)', dreamRl('ppo', 'DreamGym PPO'));
+    await row(`GRPO (real, small budget = ${small}${from})`, realRl('grpo', small));
+    const dreamGrpo = await row(
+      `DreamGym GRPO (synthetic only${from})`,
+      dreamRl('grpo', 'DreamGym GRPO'),
+    );
+    await row(`DreamGym PPO (synthetic only${from})`, dreamRl('ppo', 'DreamGym PPO'));
     const synthetic = rows.at(-2) as SeedRow;
-    await row(`DreamGym-S2R GRPO (synthetic, then ${small} real)`, async () => {
+    await row(`DreamGym-S2R GRPO (synthetic${from}, then ${small} real)`, async () => {
       const out = await realRl('grpo', small, dreamGrpo)();
       const curve = [
         // S2R starts where DreamGym GRPO ended and continues on real steps.

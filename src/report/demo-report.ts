@@ -66,7 +66,7 @@ ${demoTable(result)}
 - Held-out: ${o.evalEpisodes} test tasks, one greedy episode each, in the **real** env. Intervals: Wilson (success), ±1.96 standard errors (reward)${(o.seeds ?? 1) > 1 ? `; with ${o.seeds} seeds, the first interval is Student t across the seeds' rates (training noise), the per-seed ones are over test tasks (evaluation noise). The plot shows each seed as a small mark` : ''}.
 - Offline data (every row may use it; not counted above): ${result.offlineTransitions.toLocaleString('en-US')} real transitions from ${o.offlineEpisodes} episodes of the scripted expert with ε = ${o.epsilon} (success ${(100 * result.offlineSuccessRate).toFixed(1)}%).
 - Real-env RL may use B = ${o.realBudget.toLocaleString('en-US')} real steps; DreamGym-S2R continues DreamGym GRPO's policy with ${(o.smallBudget ?? Math.floor(o.realBudget / 10)).toLocaleString('en-US')} real steps, and real-env GRPO with that same small budget from scratch is its fair comparison. Evaluation episodes are not counted as training interactions.
-- DreamGym rows train only in the synthetic env: the LLM-free experience model learnt from the offline data (it never reads the real env's catalog or code).
+${o.warmStart ? '- Every RL row starts from the BC policy (RL from random weights finds almost no reward in these episodes), so it is RL on top of BC.\n' : ''}- DreamGym rows train only in the synthetic env: the LLM-free experience model learnt from the offline data (it never reads the real env's catalog or code).
 - Seed${(o.seeds ?? 1) > 1 ? `s ${o.seed}…${o.seed + (o.seeds ?? 1) - 1}` : ` ${o.seed}`}. Trainer settings: \`${JSON.stringify(o.trainer)}\`; synthetic iterations ${o.syntheticIterations}.
 
 ![held-out success vs real interactions](success-vs-real.png)

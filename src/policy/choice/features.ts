@@ -16,7 +16,7 @@ export interface FeatureSizes {
 export const DEFAULT_FEATURE_SIZES: FeatureSizes = { actionBuckets: 128, stateBuckets: 64 };
 
 /** Hand-made scalar features of an action; see {@link actionFeatures}. */
-export const ACTION_SCALARS = 38;
+export const ACTION_SCALARS = 39;
 /** Hand-made scalar features of a state; see {@link stateFeatures}. */
 export const STATE_SCALARS = 9;
 
@@ -270,6 +270,8 @@ export function actionFeatures(
   out[s + 6] = /\d/.test(label.join('')) && label.length === 1 ? 1 : 0;
   out[s + 7] = context.length > 0 ? 1 : 0;
   out[s + 8] = 1;
+  // Uncapped, so a greedy policy caught going back and forth sees its features change.
+  out[s + 38] = Math.min(1, taken / 10);
 
   // Interaction: word pairs, rivals, numbers, price against budget.
   out[s + 9] = pairCoverage(view, `${label.join(' ')} ${context}`);
