@@ -45,6 +45,11 @@ export interface DemoOptions {
   trainer: Partial<TrainerConfig>;
   /** Held-out test tasks per evaluation. */
   evalEpisodes: number;
+  /**
+   * Sampling temperature of every evaluation; default 0 (greedy). A softmax policy without a full
+   * memory can loop when greedy where the sampled policy that RL optimised does not (household).
+   */
+  evalTemperature?: number;
   outDir: string;
   /**
    * Start every RL row (real, DreamGym, and so S2R) from the BC policy instead of random weights,
@@ -169,9 +174,14 @@ async function runSeed(
     buffer,
   );
   const evaluate = (policy: ChoicePolicy) =>
-    evaluateReal(policy, setup, { episodes: options.evalEpisodes, seed: seed + 1 });
+    evaluateReal(policy, setup, {
+      episodes: options.evalEpisodes,
+      seed: seed + 1,
+      temperature: options.evalTemperature ?? 0,
+    });
   const trainer = (overrides: Partial<TrainerConfig> = {}): Partial<TrainerConfig> => ({
     evalEpisodes: options.evalEpisodes,
+    evalTemperature: options.evalTemperature ?? 0,
     maxEpisodeSteps: setup.maxEpisodeSteps,
     seed,
     ...options.trainer,

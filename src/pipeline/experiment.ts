@@ -91,14 +91,17 @@ export interface Evaluation {
   meanSteps: number;
 }
 
-/** Greedy episodes of `policy` on the held-out test tasks in the real env, with 95% intervals. */
+/**
+ * Episodes of `policy` on the held-out test tasks in the real env, with 95% intervals: greedy by
+ * default, or sampled at `temperature` (each episode seeded by its place, so still reproducible).
+ */
 export async function evaluateReal(
   policy: TrainerPolicy,
   setup: EnvSetup,
-  { episodes, seed }: { episodes: number; seed: number },
+  { episodes, seed, temperature = 0 }: { episodes: number; seed: number; temperature?: number },
 ): Promise<Evaluation> {
-  const temperature = policy.temperature;
-  policy.temperature = 0;
+  const previous = policy.temperature;
+  policy.temperature = temperature;
   try {
     const results = await rollout({
       makeEnv: setup.makeReal,
@@ -115,6 +118,6 @@ export async function evaluateReal(
         trajectories.reduce((s, t) => s + t.steps.length, 0) / Math.max(1, trajectories.length),
     };
   } finally {
-    policy.temperature = temperature;
+    policy.temperature = previous;
   }
 }

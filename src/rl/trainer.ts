@@ -39,8 +39,10 @@ export interface TrainerConfig {
   lambda: number;
   /** Evaluate every this many iterations (and after the last). 0 never. */
   evalEvery: number;
-  /** Held-out tasks per evaluation (one greedy episode each). */
+  /** Held-out tasks per evaluation (one episode each). */
   evalEpisodes: number;
+  /** Sampling temperature of evaluation episodes; 0 is greedy. */
+  evalTemperature: number;
   /** Episodes in flight at once. */
   concurrency: number;
   seed: number;
@@ -68,6 +70,7 @@ export const DEFAULT_TRAINER_CONFIG: TrainerConfig = {
   lambda: 0.95,
   evalEvery: 5,
   evalEpisodes: 100,
+  evalTemperature: 0,
   concurrency: 1,
   seed: 0,
   maxEpisodeSteps: 15,
@@ -231,15 +234,22 @@ export async function train(
   return history;
 }
 
-/** Greedy episodes (temperature 0) on held-out tasks: success rate, mean final reward, steps. */
+/**
+ * Episodes on held-out tasks, greedy unless `evalTemperature` says otherwise: success rate, mean
+ * final reward, steps.
+ */
 export async function evaluate(
   policy: TrainerPolicy,
   makeEnv: () => Env,
   tasks: readonly Task[],
-  { seed = 0, concurrency = 1 }: { seed?: number; concurrency?: number } = {},
+  {
+    seed = 0,
+    concurrency = 1,
+    evalTemperature = 0,
+  }: { seed?: number; concurrency?: number; evalTemperature?: number } = {},
 ): Promise<EvalMetrics> {
   const temperature = policy.temperature;
-  policy.temperature = 0;
+  policy.temperature = evalTemperature;
   try {
     const episodes = await rollout({
       makeEnv,

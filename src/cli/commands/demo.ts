@@ -119,6 +119,8 @@ export function demoCommand(program: Command): void {
           trainer: env === 'household' ? HOUSEHOLD_TRAINER : WEBSHOP_TRAINER,
           // RL from random weights almost never finds a household reward; start from BC.
           warmStart: env === 'household',
+          // Greedy, the household policy loops between two places; judge the policy RL trained.
+          ...(env === 'household' && { evalTemperature: 1 }),
           evalEpisodes: o.evalEpisodes,
           outDir,
           ablations: o.ablations,
