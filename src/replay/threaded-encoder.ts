@@ -10,6 +10,9 @@ import {
   type TransitionKey,
 } from './transition-encoder.ts';
 
+/** How long close() waits for the worker to stop before leaving it to the process's exit. */
+const CLOSE_TIMEOUT_MS = 5000;
+
 export interface ThreadedEncoderOptions {
   /** The hashing embedder of each part. Default: 128 dimensions (384 for the whole key). */
   hashing?: HashingEmbedderOptions;
@@ -107,10 +110,21 @@ export class ThreadedTransitionEncoder implements KeyEncoder {
     this.worker = undefined;
     this.ready = false;
     this.rescue();
+    if (!worker) return;
     // Ref'd while it stops: an unref'd worker's exit would not keep the process up, and a caller
-    // awaiting close() at the end of a program would be cut off (exit code 13).
-    worker?.ref();
-    await worker?.terminate();
+    // awaiting close() at the end of a program would be cut off (exit code 13). The wait is
+    // bounded by a (ref'd) timer: a worker stuck while loading once never answered terminate(),
+    // and a demo ended with exit code 13 and no table. The worker holds no data of ours.
+    worker.ref();
+    let timer: NodeJS.Timeout | undefined;
+    const stopped = await Promise.race([
+      worker.terminate().then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), CLOSE_TIMEOUT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!stopped) worker.unref();
   }
 
   /** Encodes the batches still waiting for the worker on this thread instead. */
