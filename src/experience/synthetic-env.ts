@@ -193,6 +193,12 @@ export class SyntheticEnv implements Env {
   }
 }
 
+/**
+ * Placeholders a real env accepts empty: WebArena's `stop []` (no answer: what a navigation or
+ * change task expects) and `type [id] []` (clears the field). WebShop's `search[]` is refused.
+ */
+const OPTIONAL_VALUE = /\[<(answer|text)>\]/;
+
 /** Why `action` is not admissible in `state`, or undefined when it is. */
 export function inadmissible(action: string, state: Observation): string | undefined {
   if (action.trim().length === 0) return 'empty action.';
@@ -202,10 +208,11 @@ export function inadmissible(action: string, state: Observation): string | undef
   for (const a of actions) {
     if (isActionTemplate(a)) {
       const [before, after] = a.toLowerCase().split(/<[^<>]+>/) as [string, string];
+      const least = OPTIONAL_VALUE.test(a) ? 0 : 1;
       if (
         wanted.startsWith(before) &&
         wanted.endsWith(after) &&
-        wanted.length > before.length + after.length
+        wanted.length >= before.length + after.length + least
       )
         return undefined;
     } else if (a.toLowerCase() === wanted) return undefined;

@@ -60,6 +60,15 @@ describe('the web families in the LLM-free dispatch and fidelity', () => {
     ]);
   });
 
+  it('ends an episode on `stop []`, as the browser env does (no answer is an answer)', async () => {
+    const env = synthetic();
+    await env.reset({ task: tasks[0] as Task });
+    const step = await env.step('stop []');
+    expect(step.info.invalidAction).toBeUndefined();
+    expect(step.terminated).toBe(true);
+    await env.close();
+  });
+
   it('names web action kinds by what they act on', () => {
     const page = tinyForumTrajectories()[0]?.initial.text ?? '';
     expect(actionKind('click [3]', page)).toBe('click:link');
