@@ -12,7 +12,7 @@ import {
 import { type EpisodeOutcome, WebRewardModel } from './reward.ts';
 import { pageText, parseTree, subtree, type TreeNode, type WebTree } from './tree.ts';
 import { DEFAULT_TYPING, learnTyping, type TypingEffect } from './typing.ts';
-import { oneSegmentApart, originOf, pathKey } from './urls.ts';
+import { oneSegmentApart, originOf, pathKey, segmentsApart } from './urls.ts';
 
 /** A page as a real episode showed it, with the origin it was served from. */
 export interface SeenPage {
@@ -167,20 +167,28 @@ export class WebKnowledge {
     like?: string,
   ):
     | { page: SeenPage; how: 'path' }
-    | { page: SeenPage; how: 'shape'; swap: [string, string] }
+    | { page: SeenPage; how: 'shape'; swaps: Array<[string, string]> }
     | undefined {
     const key = pathKey(url);
     const pages = this.views.get(key);
     if (pages) return { page: mostAlike(pages, like), how: 'path' };
-    let best: { page: SeenPage; how: 'shape'; swap: [string, string] } | undefined;
-    let bestScore = -1;
+    let best: { page: SeenPage; how: 'shape'; swaps: Array<[string, string]> } | undefined;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    const query = (path: string) => path.replace(/^[^?]*/, '');
     for (const [seen, views] of this.views) {
-      const swap = oneSegmentApart(seen, key)?.[0];
-      if (!swap || !this.isParameter(seen, swap[0])) continue;
+      // Differing segments must all be parameters (a forum, a post number), at most two.
+      const swaps = segmentsApart(seen, key);
+      if (!swaps || swaps.length === 0 || swaps.length > 2) continue;
+      if (!swaps.every(([from]) => this.isParameter(seen, from))) continue;
       const page = mostAlike(views, like);
-      const score = like === undefined ? 0 : overlap(page.observation.text, like);
+      // The same query first (`/user/b?sort=top` from `/user/a?sort=top`, not from `/user/a`),
+      // then the fewest segments rewritten.
+      const score =
+        (query(seen) === query(key) ? 2 : 0) -
+        (swaps.length - 1) +
+        (like === undefined ? 0 : overlap(page.observation.text, like));
       if (score > bestScore) {
-        best = { page, how: 'shape', swap };
+        best = { page, how: 'shape', swaps };
         bestScore = score;
       }
     }
@@ -189,10 +197,12 @@ export class WebKnowledge {
 
   /**
    * Whether segment `value` of path `seen` is a parameter (a forum name, a post number): at
-   * least one other seen path differs from `seen` in that segment alone.
+   * least one other seen path differs from `seen` in that segment alone, and they share another
+   * (`/f/jazz` and `/f/cooking` share `f`; `/search` and `/submit` share nothing: other pages).
    */
   private isParameter(seen: string, value: string): boolean {
     if (value === '') return false;
+    if (seen.replace(/\?.*$/, '').split('/').filter(Boolean).length < 2) return false;
     for (const other of this.views.keys()) {
       const swap = oneSegmentApart(other, seen)?.[0];
       if (swap && swap[1] === value && swap[0] !== '') return true;

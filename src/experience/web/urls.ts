@@ -47,3 +47,14 @@ export function oneSegmentApart(seen: string, wanted: string): Array<[string, st
   });
   return swaps.length <= 1 ? swaps : undefined;
 }
+
+/**
+ * How a seen path differs from a wanted one of as many segments: every differing pair
+ * (`/f/jazz/12` vs `/f/cooking/40`: jazz → cooking, 12 → 40); undefined for another count.
+ */
+export function segmentsApart(seen: string, wanted: string): Array<[string, string]> | undefined {
+  const a = seen.replace(/\?.*$/, '').split('/');
+  const b = wanted.replace(/\?.*$/, '').split('/');
+  if (a.length !== b.length) return undefined;
+  return a.flatMap((segment, i) => (segment === b[i] ? [] : [[segment, b[i] as string]]));
+}

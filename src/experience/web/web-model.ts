@@ -250,7 +250,7 @@ export class WebExperienceModel implements ExperienceModel {
     if (href !== undefined && seenAt?.how === 'path')
       return this.land(
         context,
-        seenAt.page,
+        retitle(seenAt.page, target, tree),
         `${fieldKey(target)} leads to ${pathKey(href)}, a page real episodes loaded`,
       );
     const verb = edgeVerb(kind, false) as string;
@@ -278,17 +278,21 @@ export class WebExperienceModel implements ExperienceModel {
       const where = here.length > 0 ? 'on this page' : 'on another page';
       if (best.effect === 'in-page' || best.effect === 'none')
         return this.patch(context, target, best, `${kind} on ${fieldKey(target)} ${where}`);
+      // An action that reloaded the page it was taken on (a vote) does so here too.
+      const reloads =
+        here.length === 0 &&
+        pathOnly(best.from) === pathOnly(pathKey(parseTree(best.observation.text)?.url));
       return this.land(
         context,
-        best,
+        reloads && tree.url ? atUrl(best, tree.url) : best,
         `a real episode's ${kind} on ${fieldKey(target)} ${where} led to ${pathKey(parseTree(best.observation.text)?.url)}`,
       );
     }
-    if (seenAt?.how === 'shape')
+    if (seenAt?.how === 'shape' && href !== undefined)
       return this.land(
         context,
-        writeSegment(seenAt.page, seenAt.swap),
-        `no real episode loaded ${pathKey(href)}; composed from the seen page ${pathKey(parseTree(seenAt.page.observation.text)?.url)}, "${seenAt.swap[0]}" written as "${seenAt.swap[1]}"`,
+        atUrl(retitle(writeSegments(seenAt.page, seenAt.swaps), target, tree), href),
+        `no real episode loaded ${pathKey(href)}; composed from the seen page ${pathKey(parseTree(seenAt.page.observation.text)?.url)}, ${describeSwaps(seenAt.swaps)}`,
       );
     const titled =
       kind === 'click' && target.role === 'link' && this.knowledge.pageTitled(target.name ?? '');
@@ -338,8 +342,8 @@ export class WebExperienceModel implements ExperienceModel {
     if (seen?.how === 'shape')
       return this.show(
         context,
-        writeSegment(seen.page, seen.swap),
-        `goto: composed from the seen page one path segment apart, "${seen.swap[0]}" written as "${seen.swap[1]}"`,
+        atUrl(writeSegments(seen.page, seen.swaps), url),
+        `goto: composed from the seen page of the same shape, ${describeSwaps(seen.swaps)}`,
       );
     return unchanged(context.state, `no real episode loaded ${pathKey(url)}; the page stays.`);
   }
@@ -412,6 +416,8 @@ export class WebExperienceModel implements ExperienceModel {
   private land(context: Context, seen: SeenPage, why: string, submission = false): Prediction {
     const url = parseTree(seen.observation.text)?.url;
     const key = pathKey(url);
+    // The same page again (a vote, a sort, a form sent back to it) keeps the title it had.
+    if (pathOnly(key) === pathOnly(pathKey(context.tree.url))) seen = keepTitle(seen, context.tree);
     const loaded = context.memory.loaded.get(key);
     if (!submission && loaded && key !== pathKey(context.tree.url))
       return this.show(
@@ -564,6 +570,75 @@ function writeSegment(seen: SeenPage, [from, to]: [string, string]): SeenPage {
     })),
   };
   return { ...seen, observation: { ...seen.observation, text: renderTree(written) } };
+}
+
+/**
+ * A composed page at the URL asked for: the seen page's URL differed in a segment (rewritten)
+ * and perhaps in the query (`?sort=top`), which the agent reads to know where it is.
+ */
+function atUrl(seen: SeenPage, url: string): SeenPage {
+  const tree = parseTree(seen.observation.text);
+  if (!tree?.url || pathKey(tree.url) === pathKey(url)) return seen;
+  const wanted = new URL(url, tree.url);
+  const moved = `${new URL(tree.url).origin}${wanted.pathname}${wanted.search}`;
+  return {
+    ...seen,
+    observation: { ...seen.observation, text: renderTree({ ...tree, url: moved }) },
+  };
+}
+
+/**
+ * A page reached through a link whose name this episode wrote in (a result retitled after an
+ * unseen search): the seen page's heading, which the link stood for where the buffer saw it, is
+ * written as the link's name — in titles and headings — so the page is the one the agent chose.
+ * Only when the heading is nowhere on the page of the link (else the link is another way to a
+ * page that page names, e.g. "Comments") and the name is a title of several words.
+ */
+function retitle(seen: SeenPage, link: TreeNode, from: WebTree): SeenPage {
+  const name = link.name?.trim() ?? '';
+  if (link.role !== 'link' || name.split(/\s+/).length < 3) return seen;
+  const tree = parseTree(seen.observation.text);
+  const heading = tree?.nodes.find((n) => n.role === 'heading' && n.name)?.name;
+  if (!tree || !heading || heading === name) return seen;
+  if (from.nodes.some((n) => n.name?.includes(heading))) return seen;
+  return writeTitle(seen, tree, heading, name);
+}
+
+/** `seen` (parsed: `tree`) with `from` written as `to` in its tab titles, title and headings. */
+function writeTitle(seen: SeenPage, tree: WebTree, from: string, to: string): SeenPage {
+  const TITLES = new Set(['RootWebArea', 'heading']);
+  const swap = (text: string) => text.replaceAll(from, to);
+  const written: WebTree = {
+    ...tree,
+    tabs: tree.tabs.map((t) => ({ ...t, title: swap(t.title) })),
+    nodes: tree.nodes.map((n) =>
+      n.name !== undefined && TITLES.has(n.role) ? { ...n, name: swap(n.name) } : n,
+    ),
+  };
+  return { ...seen, observation: { ...seen.observation, text: renderTree(written) } };
+}
+
+/** A URL path without its query. */
+function pathOnly(key: string): string {
+  return key.replace(/\?.*$/, '');
+}
+
+/** `seen` with its main heading written as `current`'s (the same page, as this episode named it). */
+function keepTitle(seen: SeenPage, current: WebTree): SeenPage {
+  const tree = parseTree(seen.observation.text);
+  const heading = (t: WebTree) => t.nodes.find((n) => n.role === 'heading' && n.name)?.name;
+  const from = tree && heading(tree);
+  const to = heading(current);
+  if (!tree || !from || !to || from === to) return seen;
+  return writeTitle(seen, tree, from, to);
+}
+
+function writeSegments(seen: SeenPage, swaps: ReadonlyArray<[string, string]>): SeenPage {
+  return swaps.reduce((page, swap) => writeSegment(page, swap), seen);
+}
+
+function describeSwaps(swaps: ReadonlyArray<[string, string]>): string {
+  return swaps.map(([from, to]) => `"${from}" written as "${to}"`).join(', ');
 }
 
 function escapeRegExp(text: string): string {
