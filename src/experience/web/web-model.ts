@@ -416,8 +416,9 @@ export class WebExperienceModel implements ExperienceModel {
   private land(context: Context, seen: SeenPage, why: string, submission = false): Prediction {
     const url = parseTree(seen.observation.text)?.url;
     const key = pathKey(url);
-    // The same page again (a vote, a sort, a form sent back to it) keeps the title it had.
-    if (pathOnly(key) === pathOnly(pathKey(context.tree.url))) seen = keepTitle(seen, context.tree);
+    // The same page again (a vote, a form sent back to it) keeps the title it had; another
+    // query of it (a sort) may retitle it.
+    if (key === pathKey(context.tree.url)) seen = keepTitle(seen, context.tree);
     const loaded = context.memory.loaded.get(key);
     if (!submission && loaded && key !== pathKey(context.tree.url))
       return this.show(
