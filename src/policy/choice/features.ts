@@ -1,6 +1,7 @@
 import { actionContext, budgetOf, contentWords, priceIn, words } from '../../core/text.ts';
 import { isActionTemplate, type Observation } from '../../core/types.ts';
 import { isWebObservation, webCandidates, webPageKind } from '../web/web-candidates.ts';
+import { webTokens } from '../web/web-features.ts';
 import { type EpisodeMemory, episodeMemory, kindOf, parseCommand } from './episode-memory.ts';
 import { type ItemEvidence, itemEvidence, openedItem } from './item-evidence.ts';
 import { isPhraseOf, type PageOptions, pageOptions } from './page-options.ts';
@@ -250,8 +251,17 @@ export function actionFeatures(
     );
   }
 
-  if (view.contexts)
+  if (view.contexts) {
     addHashed(out, 0, sizes.actionBuckets, webCrosses(view, verb, labelText, context), 0.5);
+    const progress = webTokens(
+      decision.observation,
+      decision.history,
+      view.pageKind,
+      action,
+      context,
+    );
+    addHashed(out, 0, sizes.actionBuckets, progress, 1);
+  }
 
   const s = sizes.actionBuckets;
   // Generic: overlap with the instruction, budget, repetition.
