@@ -9,7 +9,7 @@ import type { Policy } from '../policy/policy.ts';
 import { makePolicy } from '../policy/registry.ts';
 import { ReplayBuffer } from '../replay/replay-buffer.ts';
 import { type Estimate, formatRate, meanInterval, wilson } from '../report/stats.ts';
-import { behaviourCloning } from '../rl/bc.ts';
+import { type BehaviourCloningOptions, behaviourCloning } from '../rl/bc.ts';
 import { rollout } from '../rl/rollout.ts';
 import { type TrainerConfig, train } from '../rl/trainer.ts';
 import { type EnvSetup, envSetup, syntheticFactory } from './experiment.ts';
@@ -38,6 +38,8 @@ export interface WebDemoOptions {
   /** Step limit of training and evaluation episodes (WebArena: 30). */
   maxEpisodeSteps: number;
   outDir: string;
+  /** Behaviour cloning's settings (every trained row starts from BC). */
+  bc?: Pick<BehaviourCloningOptions, 'epochs' | 'learningRate'>;
   /** Skip the real-RL reference row (it is the slowest). */
   skipRealRl?: boolean;
   onProgress?: (line: string) => void;
@@ -165,16 +167,21 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       real: 0,
       synthetic: 0,
     }));
-    await row('BC (SFT on offline demos)', async () => {
+    /** A policy cloned from the offline demonstrations: the BC row, and every RL row's start. */
+    const cloned = () => {
       const policy = new ChoicePolicy({ seed: options.seed });
-      behaviourCloning(policy, offline, { seed: options.seed });
-      return { policy, real: 0, synthetic: 0 };
-    });
+      behaviourCloning(policy, offline, { seed: options.seed, ...options.bc });
+      return policy;
+    };
+    await row('BC (SFT on offline demos)', async () => ({
+      policy: cloned(),
+      real: 0,
+      synthetic: 0,
+    }));
     let syntheticStepMs = 0;
     const dream = (algo: 'grpo' | 'ppo') => async () => {
-      const policy = new ChoicePolicy({ seed: options.seed });
       // DreamGym starts from the SFT policy, as the paper's agents start from an instruct model.
-      behaviourCloning(policy, offline, { seed: options.seed });
+      const policy = cloned();
       const started = performance.now();
       const history = await train(
         {
@@ -204,8 +211,7 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       await row(
         `real RL, if it were possible (GRPO, BC init, ${budget} real steps = ${why})`,
         async () => {
-          const policy = new ChoicePolicy({ seed: options.seed });
-          behaviourCloning(policy, offline, { seed: options.seed });
+          const policy = cloned();
           const history = await train(
             { policy, makeEnv: makeReal, trainTasks: setup.trainTasks },
             trainer({

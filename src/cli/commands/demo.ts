@@ -22,6 +22,8 @@ const HOUSEHOLD_SYNTHETIC_ITERATIONS = 12;
 /** Web tasks take 2–8 steps; a 12-step limit leaves room for detours and keeps episodes short. */
 const WEB_DEFAULTS = { offline: 100, iterations: 8, eval: 60, maxSteps: 12 };
 const WEB_TRAINER = { tasksPerIteration: 16, groupSize: 4 };
+/** Web BC needs more passes than webshop's: few demonstrations of many task kinds. */
+const WEB_BC = { epochs: 30, learningRate: 3e-3 };
 
 /**
  * `dreamgym demo`: the paper's Table 1 (or Table 2 with --ablations) on a built-in env, fully
@@ -90,6 +92,7 @@ export function demoCommand(program: Command): void {
             ? o.syntheticIterations
             : WEB_DEFAULTS.iterations,
           trainer: WEB_TRAINER,
+          bc: WEB_BC,
           evalEpisodes: given('evalEpisodes') ? o.evalEpisodes : WEB_DEFAULTS.eval,
           parallel: o.parallel,
           maxEpisodeSteps: WEB_DEFAULTS.maxSteps,
