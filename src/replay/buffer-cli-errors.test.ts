@@ -23,7 +23,7 @@ const tempDir = () => mkdtempSync(join(tmpdir(), 'dreamgym-buffer-errors-'));
 
 /** A failure that names the fix: exit 1, one `error:` line, no stack frames. */
 function expectCleanFailure(run: { code: number; stderr: string }, message: string | RegExp) {
-  expect(run.code).toBe(1);
+  expect(run.code, `exit code ${run.code}; stderr:\n${run.stderr}`).toBe(1);
   expect(run.stderr).toMatch(message);
   expect(run.stderr).toMatch(/^error: /);
   expect(run.stderr).not.toMatch(/\n\s+at /);
