@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Observation, Step, Task } from '../../core/types.ts';
 import { WebKnowledge } from './knowledge.ts';
+import { playModel } from './testing/play.ts';
 import { home, ORIGIN, page, trajectory } from './testing/tiny-forum.ts';
 import { parseTree } from './tree.ts';
 import { WebExperienceModel } from './web-model.ts';
@@ -62,23 +63,8 @@ const task = (instruction: string): Task => ({
   origin: 'generated',
 });
 
-async function play(t: Task, start: Observation, actions: string[]): Promise<Step[]> {
-  const steps: Step[] = [];
-  let state = start;
-  for (const action of actions) {
-    const p = await model.predict({ task: t, history: steps, state, action, demonstrations: [] });
-    steps.push({
-      action,
-      observation: p.nextState,
-      reward: p.reward,
-      terminated: p.terminated,
-      truncated: false,
-      reasoning: p.reasoning,
-    });
-    state = p.nextState;
-  }
-  return steps;
-}
+const play = (t: Task, start: Observation, actions: string[]) =>
+  playModel(model, t, start, actions);
 
 const urlOf = (s: Step | undefined) => parseTree(s?.observation.text ?? '')?.url;
 const headingOf = (s: Step | undefined) =>

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Observation, Step, Task, Trajectory } from '../../core/types.ts';
-import type { ExperienceRequest } from '../experience-model.ts';
 import { WebKnowledge } from './knowledge.ts';
+import { playModel } from './testing/play.ts';
 import {
   forum,
   home,
@@ -34,28 +34,7 @@ const task = (instruction: string, spec?: Record<string, unknown>): Task => ({
 /** Plays actions in the model as SyntheticEnv would, returning every step. */
 async function play(t: Task, actions: string[]): Promise<{ start: Observation; steps: Step[] }> {
   const start = await model.initial(t, []);
-  const steps: Step[] = [];
-  let state = start;
-  for (const action of actions) {
-    const request: ExperienceRequest = {
-      task: t,
-      history: steps,
-      state,
-      action,
-      demonstrations: [],
-    };
-    const p = await model.predict(request);
-    steps.push({
-      action,
-      observation: p.nextState,
-      reward: p.reward,
-      terminated: p.terminated,
-      truncated: false,
-      reasoning: p.reasoning,
-    });
-    state = p.nextState;
-  }
-  return { start, steps };
+  return { start, steps: await playModel(model, t, start, actions) };
 }
 
 const texts = (steps: Step[]) => steps.map((s) => s.observation.text);
