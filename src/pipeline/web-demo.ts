@@ -167,17 +167,14 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       real: 0,
       synthetic: 0,
     }));
-    /** A policy cloned from the offline demonstrations: the BC row, and every RL row's start. */
-    const cloned = () => {
-      const policy = new ChoicePolicy({ seed: options.seed });
-      behaviourCloning(policy, offline, { seed: options.seed, ...options.bc });
-      return policy;
-    };
-    await row('BC (SFT on offline demos)', async () => ({
-      policy: cloned(),
-      real: 0,
-      synthetic: 0,
-    }));
+    /** The policy cloned from the offline demonstrations: the BC row; every RL row starts from a copy. */
+    let bc: ChoicePolicy | undefined;
+    await row('BC (SFT on offline demos)', async () => {
+      bc = new ChoicePolicy({ seed: options.seed });
+      behaviourCloning(bc, offline, { seed: options.seed, ...options.bc });
+      return { policy: bc, real: 0, synthetic: 0 };
+    });
+    const cloned = () => (bc as ChoicePolicy).copy();
     let syntheticStepMs = 0;
     const dream = (algo: 'grpo' | 'ppo') => async () => {
       // DreamGym starts from the SFT policy, as the paper's agents start from an instruct model.

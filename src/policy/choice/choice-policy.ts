@@ -186,6 +186,13 @@ export class ChoicePolicy implements TrainablePolicy {
     return policy;
   }
 
+  /** An independent policy with the same options, temperature and weights. */
+  copy(): ChoicePolicy {
+    const policy = new ChoicePolicy({ ...this.options, temperature: this.temperature });
+    policy.network.importWeights(this.network.exportWeights());
+    return policy;
+  }
+
   dispose(): void {
     this.network.dispose();
   }

@@ -15,6 +15,7 @@ export interface BrowserLease {
 let holders = 0;
 let running: Promise<LaunchedBrowser> | undefined;
 let launchOptions: LaunchOptions = {};
+let launches = 0;
 const exitHooks = { installed: false };
 
 /**
@@ -46,6 +47,11 @@ export function sharedBrowserHolders(): number {
   return holders;
 }
 
+/** How many times this process has launched the shared browser (for tests and diagnostics). */
+export function sharedBrowserLaunches(): number {
+  return launches;
+}
+
 /**
  * The pid of the shared browser's main process when one is running (Chromium reports it over
  * CDP): leak tests look for it, and for its process group, in the process list.
@@ -62,11 +68,29 @@ export async function sharedBrowserPid(): Promise<number | undefined> {
   }
 }
 
+/**
+ * The running browser, launching it when there is none (or it died). Concurrent callers share one
+ * launch: the check and the launch happen with no await between them, so four envs resetting at
+ * once start one Chromium, not four.
+ */
 async function currentBrowser(): Promise<LaunchedBrowser> {
-  const launched = await running?.catch(() => undefined);
-  if (launched?.browser.isConnected()) return launched;
-  if (launched) await launched.close();
+  for (;;) {
+    const pending = running ?? launch();
+    const launched = await pending.catch(() => undefined);
+    if (launched?.browser.isConnected()) return launched;
+    // A failed launch: every caller waiting on it gets its error; the next call tries again.
+    if (!launched) return pending;
+    // Crashed or closed from outside: the first caller to notice relaunches, the others wait on it.
+    if (running === pending) {
+      running = undefined;
+      await launched.close();
+    }
+  }
+}
+
+function launch(): Promise<LaunchedBrowser> {
   const next = launchChromium(launchOptions);
+  launches += 1;
   running = next;
   // A failed launch is not cached: the next reset tries again (and names the fix again).
   next.catch(() => {
