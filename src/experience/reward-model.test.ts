@@ -12,7 +12,7 @@ describe('RewardModel', () => {
       features.push([x0, success]);
       rewards.push(success ? 1 : 0.2 + 0.5 * x0);
     }
-    const model = RewardModel.fit(features, rewards, 1e-6);
+    const model = RewardModel.fit(features, rewards, { ridge: 1e-6 });
     expect(model.predict([0.4, 1])).toBe(1);
     expect(model.predict([0.4, 0])).toBeLessThan(1);
     expect(model.trainMae).toBeLessThan(0.1);
@@ -24,6 +24,18 @@ describe('RewardModel', () => {
     expect(model.successWeights).toBeUndefined();
     expect(model.predict([10])).toBeLessThan(1);
     expect(model.predict([-10])).toBeGreaterThanOrEqual(0);
+  });
+
+  it('balanced: the classifier does not carry the data’s success rate', () => {
+    // x = 1: 8 successes; x = 0: 8 successes, 2 failures. Mostly successes either way, so an
+    // unweighted classifier calls both a success; weighing the classes equally, x = 0 is not.
+    const features = [...Array(8).fill([1]), ...Array(10).fill([0])] as number[][];
+    const rewards = [...Array(16).fill(1), 0, 0];
+    const plain = RewardModel.fit(features, rewards);
+    const balanced = RewardModel.fit(features, rewards, { balanced: true });
+    expect(plain.predict([0])).toBe(1);
+    expect(balanced.predict([0])).toBeLessThan(1);
+    expect(balanced.predict([1])).toBe(1);
   });
 
   it('predicts 0 without data', () => {

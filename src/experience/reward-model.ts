@@ -15,8 +15,16 @@ export class RewardModel {
     readonly samples: number,
   ) {}
 
-  /** Fits on (features, reward) pairs with L2 penalty `ridge` (bias not penalised). */
-  static fit(features: readonly number[][], rewards: readonly number[], ridge = 1e-2): RewardModel {
+  /**
+   * Fits on (features, reward) pairs with L2 penalty `ridge` (bias not penalised). `balanced`
+   * weighs successes and failures equally in the classifier, so its threshold does not carry the
+   * data's success rate: offline expert episodes mostly succeed, a learning policy's mostly fail.
+   */
+  static fit(
+    features: readonly number[][],
+    rewards: readonly number[],
+    { ridge = 1e-2, balanced = false }: { ridge?: number; balanced?: boolean } = {},
+  ): RewardModel {
     const d = (features[0]?.length ?? 0) + 1;
     if (features.length === 0)
       return new RewardModel(new Array(d).fill(0), undefined, Number.NaN, 0);
@@ -34,7 +42,15 @@ export class RewardModel {
     );
     const weights = solve(a, b);
     const successes = rewards.map((r) => (r >= 1 ? 1 : 0));
-    const successWeights = successes.includes(1) ? logistic(rows, successes, ridge) : undefined;
+    const positives = successes.filter((y) => y === 1).length;
+    const negatives = successes.length - positives;
+    const weightOf = (y: number) =>
+      balanced && positives > 0 && negatives > 0
+        ? successes.length / (2 * (y === 1 ? positives : negatives))
+        : 1;
+    const successWeights = successes.includes(1)
+      ? logistic(rows, successes, successes.map(weightOf), ridge)
+      : undefined;
     const unscored = new RewardModel(weights, successWeights, 0, features.length);
     const mae =
       features.reduce((s, f, n) => s + Math.abs(unscored.predict(f) - (rewards[n] as number)), 0) /
@@ -55,10 +71,14 @@ function dot(w: readonly number[], x: readonly number[]): number {
   return x.reduce((s, xi, i) => s + xi * (w[i] as number), 0);
 }
 
-/** L2-regularised logistic regression by full-batch gradient descent (rows carry a bias column). */
+/**
+ * L2-regularised logistic regression by full-batch gradient descent (rows carry a bias column),
+ * each row's loss weighted by `weights`.
+ */
 function logistic(
   rows: readonly number[][],
   labels: readonly number[],
+  weights: readonly number[],
   ridge: number,
   steps = 500,
   rate = 1,
@@ -68,7 +88,7 @@ function logistic(
   for (let step = 0; step < steps; step++) {
     const grad = new Array<number>(d).fill(0);
     rows.forEach((x, n) => {
-      const err = 1 / (1 + Math.exp(-dot(w, x))) - (labels[n] as number);
+      const err = (weights[n] as number) * (1 / (1 + Math.exp(-dot(w, x))) - (labels[n] as number));
       for (let i = 0; i < d; i++) grad[i] = (grad[i] as number) + err * (x[i] as number);
     });
     for (let i = 0; i < d; i++) {

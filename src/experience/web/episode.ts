@@ -39,6 +39,10 @@ export class EpisodeMemory {
   readonly typed = new Map<string, string>();
   /** {@link submissionKey} → the page that form submission led to in this episode. */
   readonly submissions = new Map<string, Observation>();
+  /** Names of the buttons clicked in this episode, in order. */
+  readonly pressed: string[] = [];
+  /** Texts typed in this episode, in order. */
+  readonly entered: string[] = [];
 
   constructor(start: Observation) {
     this.tabs = [{ entries: [start], index: 0 }];
@@ -103,6 +107,8 @@ export class EpisodeMemory {
   /** A page action's effect: navigation, reload (same URL, new content), or an in-page change. */
   private change(action: WebAction, before: Observation, next: Observation): StepEffect {
     const target = actionTarget(action, before);
+    if (action.kind === 'click' && target?.role === 'button') this.pressed.push(target.name ?? '');
+    if (action.kind === 'type' && target) this.entered.push(action.text);
     if (next.text === before.text) return 'none';
     const from = pathKey(parseTree(before.text)?.url);
     const to = pathKey(parseTree(next.text)?.url);

@@ -113,6 +113,8 @@ export class WebKnowledge {
           answer: action.answer,
           finalText: finalText(tree),
           visitedText: visited.join('\n'),
+          pressed: [...memory.pressed],
+          entered: [...memory.entered],
           reward: step.reward,
         });
       }

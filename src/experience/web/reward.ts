@@ -13,15 +13,25 @@ export interface EpisodeOutcome {
   finalText: string;
   /** Every page's names seen in the episode. */
   visitedText: string;
+  /** Names of the buttons the episode clicked. */
+  pressed: readonly string[];
+  /** Texts the episode typed. */
+  entered: readonly string[];
   /** The evaluator's reward (real episodes); unused when predicting. */
   reward: number;
 }
 
 const NEIGHBOURS = 5;
+/** Instructions this alike ({@link templateWords}' Jaccard) are taken for one task template. */
+const SAME_TEMPLATE = 0.6;
+/** Successful episodes of a template needed before what they share is required. */
+const MIN_ALIKE = 1;
 const MIN_SIMILARITY = 0.3;
 /** An instruction that asks for information (an answer is expected), not for a change. */
 const QUESTION =
   /\?|\btell me\b|\breport\b|\banswer\b|^(what|how|which|who|whom|whose|when|where|why|give)\b/i;
+/** A quoted phrase of an instruction. */
+const QUOTED = /["“'‘]([^"”'’]{2,})["”'’]/g;
 /** Lines after a line about the instruction's subject where an answer counts as next to it. */
 const NEAR = 2;
 
@@ -42,6 +52,7 @@ export class WebRewardModel {
     this.model = RewardModel.fit(
       rows,
       episodes.map((e) => e.reward),
+      { balanced: true },
     );
   }
 
@@ -58,6 +69,8 @@ export class WebRewardModel {
         reward: seen >= 1 ? 1 : 0,
         why: 'a real episode gave this very answer on this very page',
       };
+    const verdict = this.sameTask(outcome) ?? this.otherTemplate(outcome);
+    if (verdict) return verdict;
     const features = outcomeFeatures(outcome, this.neighbours(outcome));
     const reward = this.model.predict(features) >= 1 ? 1 : 0;
     return {
@@ -66,12 +79,76 @@ export class WebRewardModel {
     };
   }
 
+  /**
+   * Real episodes of this very instruction that succeeded say what success looked like: an answer
+   * none of them gave fails, and so does a blank answer on a page none of them ended on (the
+   * evaluators compare answers and final pages). Undefined when no such episode is known, or when
+   * the outcome agrees with one (the logistic model then decides, from the whole episode).
+   */
+  private sameTask(
+    outcome: Omit<EpisodeOutcome, 'reward'>,
+  ): { reward: 0; why: string } | undefined {
+    const successes = this.episodes.filter(
+      (e) => e.reward >= 1 && e.instruction === outcome.instruction,
+    );
+    if (successes.length === 0) return undefined;
+    const answer = words(outcome.answer).join(' ');
+    if (answer !== '') {
+      if (successes.some((e) => words(e.answer).join(' ') === answer)) return undefined;
+      return {
+        reward: 0,
+        why: `a real episode of this task succeeded with another answer ("${successes[0]?.answer}")`,
+      };
+    }
+    const path = pathOf(outcome.finalText);
+    if (successes.some((e) => pathOf(e.finalText) === path)) return undefined;
+    return {
+      reward: 0,
+      why: `real episodes of this task succeeded on another page (${pathOf(successes[0]?.finalText ?? '')}), not ${path}`,
+    };
+  }
+
+  /**
+   * Successful real episodes of the same task template (very alike instructions) say what their
+   * successes had in common; an episode without it fails: an answer of another form (a date, a
+   * number, a blank …), a final page of another {@link pagePattern}, a button all of them pressed
+   * (`Downvote`, `Save bio`) left unpressed.
+   */
+  private otherTemplate(
+    outcome: Omit<EpisodeOutcome, 'reward'>,
+  ): { reward: 0; why: string } | undefined {
+    const mine = templateWords(outcome.instruction);
+    const alike = this.episodes.filter(
+      (e) => e.reward >= 1 && jaccard(mine, templateWords(e.instruction)) >= SAME_TEMPLATE,
+    );
+    if (alike.length < MIN_ALIKE) return undefined;
+    const n = `${alike.length} successful real episode${alike.length === 1 ? '' : 's'} of alike instructions`;
+    const kind = answerKind(outcome.answer);
+    const kinds = new Set(alike.map((e) => answerKind(e.answer)));
+    // Only questions: a change's success is in the site's state, whatever the answer says.
+    if (QUESTION.test(outcome.instruction.trim()) && kinds.size === 1 && !kinds.has(kind))
+      return { reward: 0, why: `${n} answered with a ${[...kinds][0]}, this is a ${kind}` };
+    const page = pagePattern(outcome.finalText, outcome.instruction);
+    const pages = new Set(alike.map((e) => pagePattern(e.finalText, e.instruction)));
+    // Two or more: a change may end on one page or another (a redirect after deleting, say).
+    if (alike.length >= 2 && pages.size === 1 && !pages.has(page))
+      return { reward: 0, why: `${n} ended on a page like ${[...pages][0]}, this one on ${page}` };
+    const pressed = new Set(outcome.pressed.map(buttonKind));
+    const always = [...new Set(alike[0]?.pressed.map(buttonKind))].filter((b) =>
+      alike.every((e) => e.pressed.some((name) => buttonKind(name) === b)),
+    );
+    const missing = always.filter((b) => !pressed.has(b));
+    if (missing.length > 0)
+      return { reward: 0, why: `${n} pressed "${missing[0]}", this one did not` };
+    return undefined;
+  }
+
   /** Real episodes with the most similar instructions, other than `outcome` itself. */
   private neighbours(outcome: Omit<EpisodeOutcome, 'reward'>): EpisodeOutcome[] {
-    const mine = new Set(contentWords(outcome.instruction));
+    const mine = templateWords(outcome.instruction);
     return this.episodes
       .filter((e) => e !== outcome)
-      .map((e) => ({ e, s: jaccard(mine, new Set(contentWords(e.instruction))) }))
+      .map((e) => ({ e, s: jaccard(mine, templateWords(e.instruction)) }))
       .filter(({ s }) => s >= MIN_SIMILARITY)
       .sort((a, b) => b.s - a.s)
       .slice(0, NEIGHBOURS)
@@ -84,8 +161,12 @@ export class WebRewardModel {
  * instruction asks for information, or where it asks for a change; it stands on the
  * final page next to what the instruction is about; the share of its words on the final page and on any page seen; it appears whole on the final page; the share of
  * the instruction's words on the final page; the share of the instruction's quoted phrases on it;
- * how much more the final page resembles successful than failed neighbours' final pages; whether
- * the answer has the form (number or not) of the successful neighbours' answers.
+ * how much more the final page resembles successful than failed neighbours' final pages; the share
+ * of successful neighbours whose answers have this answer's {@link answerKind}; the shares of
+ * successful and of failed neighbours that ended on a page of this one's {@link pagePattern}; the
+ * share of successful neighbours whose clicked buttons this episode clicked too; the share of
+ * successful neighbours that, as this episode, did (or did not) type a quoted phrase of their
+ * instruction.
  */
 export function outcomeFeatures(
   outcome: Omit<EpisodeOutcome, 'reward'>,
@@ -97,13 +178,11 @@ export function outcomeFeatures(
   const answerWords = words(answer);
   const finalWords = new Set(words(outcome.finalText));
   const visitedWords = new Set(words(outcome.visitedText));
-  const share = (ws: readonly string[], among: Set<string>) =>
+  const wordShare = (ws: readonly string[], among: Set<string>) =>
     ws.length === 0 ? 0 : ws.filter((w) => among.has(w)).length / ws.length;
   const whole =
     answer.length > 0 && outcome.finalText.toLowerCase().includes(answer.toLowerCase()) ? 1 : 0;
-  const quoted = [...outcome.instruction.matchAll(/["“'‘]([^"”'’]{2,})["”'’]/g)].map((m) =>
-    (m[1] as string).toLowerCase(),
-  );
+  const quoted = quotedIn(outcome.instruction);
   const finalLower = outcome.finalText.toLowerCase();
   const quotedShare =
     quoted.length === 0 ? 0 : quoted.filter((q) => finalLower.includes(q)).length / quoted.length;
@@ -113,23 +192,35 @@ export function outcomeFeatures(
       : Math.max(...group.map((e) => jaccard(finalWords, new Set(words(e.finalText)))));
   const successes = neighbours.filter((e) => e.reward >= 1);
   const failures = neighbours.filter((e) => e.reward < 1);
-  const numeric = (text: string) => /^\s*-?\d+(\.\d+)?\s*$/.test(text);
-  const successNumeric = successes.filter((e) => numeric(e.answer)).length;
-  const form =
-    successes.length === 0
-      ? 0.5
-      : (numeric(answer) ? successNumeric : successes.length - successNumeric) / successes.length;
+  const share = <T>(group: readonly T[], agrees: (e: T) => boolean, none: number) =>
+    group.length === 0 ? none : group.filter(agrees).length / group.length;
+  const kind = answerKind(answer);
+  const form = share(successes, (e) => answerKind(e.answer) === kind, 0.5);
+  const pattern = pagePattern(outcome.finalText, outcome.instruction);
+  const samePage = (e: EpisodeOutcome) => pagePattern(e.finalText, e.instruction) === pattern;
+  const pressed = new Set(outcome.pressed.map(buttonKind));
+  const pressedAlike = (e: EpisodeOutcome) =>
+    e.pressed.every((name) => pressed.has(buttonKind(name)));
+  const typedQuotes = (e: Omit<EpisodeOutcome, 'reward'>) => {
+    const typed = e.entered.join('\n').toLowerCase();
+    return quotedIn(e.instruction).some((q) => typed.includes(q));
+  };
+  const typedQuote = typedQuotes(outcome);
   return [
     blank * question,
     blank * (1 - question),
     answerNearSubject(outcome.finalText, answerWords, outcome.instruction, quoted),
-    share(answerWords, finalWords),
-    share(answerWords, visitedWords),
+    wordShare(answerWords, finalWords),
+    wordShare(answerWords, visitedWords),
     whole,
-    share(contentWords(outcome.instruction), finalWords),
+    wordShare(contentWords(outcome.instruction), finalWords),
     quotedShare,
     resemblance(successes) - resemblance(failures),
     form,
+    share(successes, samePage, 0.5),
+    share(failures, samePage, 0),
+    share(successes, pressedAlike, 0.5),
+    share(successes, (e) => typedQuotes(e) === typedQuote, 0.5),
   ];
 }
 
@@ -164,6 +255,80 @@ function answerNearSubject(
   })
     ? 1
     : 0;
+}
+
+const templates = new Map<string, Set<string>>();
+
+/**
+ * The content words of an instruction with each quoted phrase one placeholder word: instructions
+ * of one template then look alike whatever the (long) post titles they quote, and instructions of
+ * other templates quoting the same title do not.
+ */
+function templateWords(instruction: string): Set<string> {
+  let set = templates.get(instruction);
+  if (!set) {
+    set = new Set(contentWords(instruction.replace(QUOTED, ' quotedphrase ')));
+    if (templates.size > 10_000) templates.clear();
+    templates.set(instruction, set);
+  }
+  return set;
+}
+
+/** A button's name without its slot values (user names, numbers): `Upvote comment by x_y` → `upvote comment by`. */
+function buttonKind(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/\S*[_\d]\S*/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The instruction's quoted phrases, lower-cased. */
+function quotedIn(instruction: string): string[] {
+  return [...instruction.matchAll(QUOTED)].map((m) => (m[1] as string).toLowerCase());
+}
+
+/** What an answer is, by its form: blank, a date, a number (or amount), one word, or a phrase. */
+export function answerKind(answer: string): 'blank' | 'date' | 'number' | 'word' | 'phrase' {
+  const a = answer.trim();
+  if (a === '' || /^n\/?a$/i.test(a)) return 'blank';
+  if (/^\d{4}-\d{2}-\d{2}$/.test(a)) return 'date';
+  if (/^[-+]?\$?\s?\d[\d,]*(\.\d+)?%?$/.test(a)) return 'number';
+  if (/^\S+$/.test(a)) return 'word';
+  return 'phrase';
+}
+
+/**
+ * The final page's URL as a pattern of its instruction: a path segment or query value made of the
+ * instruction's words becomes `{i}`, a number `#`, any other segment after the first `*`
+ * (`/f/cooking/13` for "Open the post 'Cast iron' of the cooking forum" → `/f/{i}/#`). Episodes of one
+ * task template that ended on the same kind of page share a pattern, whatever their slot values.
+ */
+export function pagePattern(finalText: string, instruction: string): string {
+  const [path = '', query = ''] = pathOf(finalText).split('?');
+  const mine = new Set(words(instruction));
+  const slot = (value: string, keep: boolean) => {
+    const ws = words(value);
+    if (ws.length > 0 && /^\d+$/.test(value)) return '#';
+    if (ws.length > 0 && ws.every((w) => mine.has(w))) return '{i}';
+    return keep ? value : '*';
+  };
+  const segments = path.split('/').map((s, i) => slot(decoded(s), i <= 1));
+  const params = [...new URLSearchParams(query)].map(([k, v]) => `${k}=${slot(v, false)}`);
+  return `${segments.join('/')}${params.length > 0 ? `?${params.join('&')}` : ''}`;
+}
+
+/** The URL path and query of an outcome's final page (the first line of its `finalText`). */
+function pathOf(finalText: string): string {
+  return finalText.split('\n', 1)[0] ?? '';
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function key(outcome: Omit<EpisodeOutcome, 'reward'>): string {

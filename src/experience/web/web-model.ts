@@ -156,7 +156,7 @@ export class WebExperienceModel implements ExperienceModel {
   }
 
   /** `stop [answer]`: the episode ends; the reward model scores the answer and the final page. */
-  private stop({ state, tree, history, task }: Context, answer: string): Prediction {
+  private stop({ state, tree, history, task, memory }: Context, answer: string): Prediction {
     const visited = [
       ...history.flatMap((s) => {
         const t = parseTree(s.observation.text);
@@ -169,6 +169,8 @@ export class WebExperienceModel implements ExperienceModel {
       answer,
       finalText: finalText(tree),
       visitedText: visited.join('\n'),
+      pressed: memory.pressed,
+      entered: memory.entered,
     });
     const { keepsActions } = this.knowledge.stop;
     const actions = keepsActions ? state.actions : this.knowledge.stop.actions;
