@@ -15,6 +15,7 @@ import { runCommand } from './commands/run.ts';
 import { serveCommand } from './commands/serve.ts';
 import { serveSiteCommand } from './commands/serve-site.ts';
 import { trainCommand } from './commands/train.ts';
+import { transferCommand } from './commands/transfer.ts';
 
 // `dreamgym … | head` closes stdout early: stop quietly instead of crashing on EPIPE.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -29,6 +30,7 @@ const program = new Command('dreamgym')
 
 for (const register of [
   demoCommand,
+  transferCommand,
   collectCommand,
   playCommand,
   envsCommand,

@@ -69,20 +69,65 @@ export interface WebDemoResult {
   options: Omit<WebDemoOptions, 'onProgress'>;
 }
 
-/** Greedy episodes of `policy` on the held-out tasks in the real browser env. */
-async function evaluate(policy: Policy, setup: EnvSetup, options: WebDemoOptions) {
-  const episodes = await rollout({
+/**
+ * Episodes of `policy` on the first `episodes` held-out tasks in the real browser env, sampled at
+ * the policy's temperature, `parallel` at once. Success is WebArena's: the evaluator's reward of the
+ * final state, whether the agent stopped or hit the step limit.
+ */
+export async function evaluateWeb(
+  policy: Policy,
+  setup: EnvSetup,
+  { episodes, seed, parallel }: { episodes: number; seed: number; parallel: number },
+): Promise<{ success: Estimate; reward: Estimate }> {
+  const results = await rollout({
     makeEnv: setup.makeReal,
     policy,
-    tasks: setup.testTasks.slice(0, options.evalEpisodes),
-    seed: options.seed + 1,
+    tasks: setup.testTasks.slice(0, episodes),
+    seed,
     provenance: 'real-online',
-    concurrency: options.parallel,
+    concurrency: parallel,
   });
-  const trajectories = episodes.map((e) => e.trajectory);
+  const trajectories = results.map((e) => e.trajectory);
   return {
     success: wilson(trajectories.filter((t) => finalReward(t) >= 1).length, trajectories.length),
     reward: meanInterval(trajectories.map(finalReward)),
+  };
+}
+
+/**
+ * Offline demonstrations in the real browser: the site's scripted expert with mistake rate ε on
+ * the first `episodes` train tasks, `parallel` at once; and the mean wall time of a real step.
+ */
+export async function collectWebDemos(
+  setup: EnvSetup,
+  {
+    episodes,
+    epsilon,
+    seed,
+    parallel,
+  }: { episodes: number; epsilon: number; seed: number; parallel: number },
+): Promise<{ offline: Trajectory[]; realStepMs: number }> {
+  const started = performance.now();
+  const offline = (
+    await rollout({
+      makeEnv: setup.makeReal,
+      policy: makePolicy('expert', { env: setup.name, epsilon }),
+      tasks: setup.trainTasks.slice(0, episodes),
+      seed,
+      provenance: 'real-offline',
+      concurrency: parallel,
+    })
+  ).map((e) => e.trajectory);
+  return { offline, realStepMs: (performance.now() - started) / Math.max(1, steps(offline)) };
+}
+
+/** A site's env setup with the demo's step limit on its real env. */
+export function webSetup(site: string, evalEpisodes: number, maxEpisodeSteps: number): EnvSetup {
+  const entry = envEntry(site);
+  return {
+    ...envSetup(site, { testTasks: evalEpisodes }),
+    makeReal: () => entry.make({ maxSteps: maxEpisodeSteps }),
+    maxEpisodeSteps,
   };
 }
 
@@ -97,29 +142,17 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
   const { onProgress: _, ...recorded } = options;
   const result: WebDemoResult = { rows: [], sites: [], options: recorded };
   for (const site of options.sites) {
-    const entry = envEntry(site);
-    const makeReal = () => entry.make({ maxSteps: options.maxEpisodeSteps });
-    const setup: EnvSetup = {
-      ...envSetup(site, { testTasks: options.evalEpisodes }),
-      makeReal,
-      maxEpisodeSteps: options.maxEpisodeSteps,
-    };
-
+    const setup = webSetup(site, options.evalEpisodes, options.maxEpisodeSteps);
+    const makeReal = setup.makeReal;
     log(
       `${site}: collecting ${options.offlineEpisodes} offline expert episodes (ε = ${options.epsilon})`,
     );
-    const collectStarted = performance.now();
-    const offline = (
-      await rollout({
-        makeEnv: makeReal,
-        policy: makePolicy('expert', { env: site, epsilon: options.epsilon }),
-        tasks: setup.trainTasks.slice(0, options.offlineEpisodes),
-        seed: options.seed,
-        provenance: 'real-offline',
-        concurrency: options.parallel,
-      })
-    ).map((e) => e.trajectory);
-    const realStepMs = (performance.now() - collectStarted) / Math.max(1, steps(offline));
+    const { offline, realStepMs } = await collectWebDemos(setup, {
+      episodes: options.offlineEpisodes,
+      epsilon: options.epsilon,
+      seed: options.seed,
+      parallel: options.parallel,
+    });
     const buffer = ReplayBuffer.open({
       path: join(options.outDir, `${site.replace(':', '-')}.db`),
     });
@@ -146,7 +179,11 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       const started = performance.now();
       const { policy, real, synthetic } = await body();
       const seconds = (performance.now() - started) / 1000;
-      const { success, reward } = await evaluate(policy, setup, options);
+      const { success, reward } = await evaluateWeb(policy, setup, {
+        episodes: options.evalEpisodes,
+        seed: options.seed + 1,
+        parallel: options.parallel,
+      });
       result.rows.push({
         site,
         method,
@@ -197,14 +234,12 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
     await row('DreamGym PPO (BC init, synthetic only)', dream('ppo'));
     if (!options.skipRealRl) {
       // The real steps DreamGym GRPO's training time buys in the browser (at the same parallelism).
-      // At least one iteration's worth, or the trainer would not start one.
-      const oneIteration =
-        (options.trainer.tasksPerIteration ?? 16) *
-        (options.trainer.groupSize ?? 8) *
-        options.maxEpisodeSteps;
+      // The trainer fits each iteration's tasks to the budget; at least one task's group of
+      // episodes, or it would not start one.
+      const oneGroup = (options.trainer.groupSize ?? 8) * options.maxEpisodeSteps;
       const sameTime = Math.round((grpo.seconds * 1000) / realStepMs);
-      const budget = Math.max(sameTime, oneIteration);
-      const why = budget === sameTime ? 'same wall time' : 'one iteration, over the same wall time';
+      const budget = Math.max(sameTime, oneGroup);
+      const why = budget === sameTime ? 'same wall time' : "one task's group, over the same wall time";
       await row(
         `real RL, if it were possible (GRPO, BC init, ${budget} real steps = ${why})`,
         async () => {
