@@ -239,7 +239,8 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       const oneGroup = (options.trainer.groupSize ?? 8) * options.maxEpisodeSteps;
       const sameTime = Math.round((grpo.seconds * 1000) / realStepMs);
       const budget = Math.max(sameTime, oneGroup);
-      const why = budget === sameTime ? 'same wall time' : "one task's group, over the same wall time";
+      const why =
+        budget === sameTime ? 'same wall time' : "one task's group, over the same wall time";
       await row(
         `real RL, if it were possible (GRPO, BC init, ${budget} real steps = ${why})`,
         async () => {

@@ -115,7 +115,9 @@ describe('answer kinds and page patterns', () => {
     expect(pagePattern('/f/jazz/13\nx', 'Open the post "Cast iron" of the cooking forum')).toBe(
       '/f/*/#',
     );
-    expect(pagePattern('/search?q=cast+iron\nx', 'Find posts about "cast iron"')).toBe('/search?q={i}');
+    expect(pagePattern('/search?q=cast+iron\nx', 'Find posts about "cast iron"')).toBe(
+      '/search?q={i}',
+    );
     expect(pagePattern('/user/amber_heron\nx', 'Open the page of amber_heron')).toBe('/user/{i}');
   });
 });
