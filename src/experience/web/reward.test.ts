@@ -71,6 +71,25 @@ describe('WebRewardModel', () => {
     expect(away.why).toMatch(/another page/);
   });
 
+  it('the same task: an answer holding the right one, or a change made from another page, passes layer 1', () => {
+    const ask = 'When did basil_orca join the forum? Answer as YYYY-MM-DD.';
+    const page = '/user/basil_orca\nbasil_orca\nJoined 2022-02-11';
+    const wordy = model.predict(
+      outcome({ instruction: ask, answer: 'Joined 2022-02-11', finalText: page }),
+    );
+    expect(wordy.why).not.toMatch(/another answer/);
+    const down = 'Downvote the post "My first chili".';
+    const fromList = model.predict(
+      outcome({ instruction: down, finalText: '/f/cooking\nf/cooking', pressed: ['Downvote'] }),
+    );
+    expect(fromList.why).not.toMatch(/this task/);
+    const unpressed = model.predict(
+      outcome({ instruction: down, finalText: '/f/cooking/11\nMy first chili\n2 points' }),
+    );
+    expect(unpressed).toMatchObject({ reward: 0 });
+    expect(unpressed.why).toMatch(/real episodes of this task pressed "downvote"/);
+  });
+
   it('an unseen task of a known template: what every success of the template shared is required', () => {
     const ask = 'When did indigo_raven join the forum? Answer as YYYY-MM-DD.';
     const page = '/user/indigo_raven\nindigo_raven\nJoined 2021-05-02';

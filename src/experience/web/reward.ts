@@ -80,10 +80,11 @@ export class WebRewardModel {
   }
 
   /**
-   * Real episodes of this very instruction that succeeded say what success looked like: an answer
-   * none of them gave fails, and so does a blank answer on a page none of them ended on (the
-   * evaluators compare answers and final pages). Undefined when no such episode is known, or when
-   * the outcome agrees with one (the logistic model then decides, from the whole episode).
+   * Real episodes of this very instruction that succeeded say what success looked like: a
+   * question's answer that holds none of their answers fails; a change that leaves a button all
+   * of them pressed unpressed fails; a navigation (no buttons) ending on a page none of them ended
+   * on fails. Undefined when no such episode is known, or when the outcome agrees (the later
+   * layers then decide, from the whole episode).
    */
   private sameTask(
     outcome: Omit<EpisodeOutcome, 'reward'>,
@@ -92,12 +93,30 @@ export class WebRewardModel {
       (e) => e.reward >= 1 && e.instruction === outcome.instruction,
     );
     if (successes.length === 0) return undefined;
-    const answer = words(outcome.answer).join(' ');
-    if (answer !== '') {
-      if (successes.some((e) => words(e.answer).join(' ') === answer)) return undefined;
+    if (QUESTION.test(outcome.instruction.trim())) {
+      // A question: the answer must hold a successful one (evaluators also accept answers that
+      // include the reference); whether it says more than that is the later layers' call.
+      const mine = new Set(words(outcome.answer));
+      const holds = (e: EpisodeOutcome) => {
+        const theirs = words(e.answer);
+        return theirs.length === 0 ? mine.size === 0 : theirs.every((w) => mine.has(w));
+      };
+      if (successes.some(holds)) return undefined;
       return {
         reward: 0,
         why: `a real episode of this task succeeded with another answer ("${successes[0]?.answer}")`,
+      };
+    }
+    // A change or a navigation: a change needs the buttons every success pressed (from whatever
+    // page); a navigation, the page a success ended on.
+    const buttons = sharedButtons(successes);
+    if (buttons.length > 0) {
+      const pressed = new Set(outcome.pressed.map(buttonKind));
+      const missing = buttons.filter((b) => !pressed.has(b));
+      if (missing.length === 0) return undefined;
+      return {
+        reward: 0,
+        why: `real episodes of this task pressed "${missing[0]}", this one did not`,
       };
     }
     const path = pathOf(outcome.finalText);
@@ -134,10 +153,7 @@ export class WebRewardModel {
     if (alike.length >= 2 && pages.size === 1 && !pages.has(page))
       return { reward: 0, why: `${n} ended on a page like ${[...pages][0]}, this one on ${page}` };
     const pressed = new Set(outcome.pressed.map(buttonKind));
-    const always = [...new Set(alike[0]?.pressed.map(buttonKind))].filter((b) =>
-      alike.every((e) => e.pressed.some((name) => buttonKind(name) === b)),
-    );
-    const missing = always.filter((b) => !pressed.has(b));
+    const missing = sharedButtons(alike).filter((b) => !pressed.has(b));
     if (missing.length > 0)
       return { reward: 0, why: `${n} pressed "${missing[0]}", this one did not` };
     return undefined;
@@ -281,6 +297,13 @@ function buttonKind(name: string): string {
     .replace(/\S*[_\d]\S*/g, '')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/** The {@link buttonKind}s every one of `episodes` pressed. */
+function sharedButtons(episodes: readonly EpisodeOutcome[]): string[] {
+  return [...new Set(episodes[0]?.pressed.map(buttonKind))].filter((b) =>
+    episodes.every((e) => e.pressed.some((name) => buttonKind(name) === b)),
+  );
 }
 
 /** The instruction's quoted phrases, lower-cased. */
