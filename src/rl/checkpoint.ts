@@ -42,6 +42,17 @@ export async function saveCheckpoint(
   await rm(old, { recursive: true, force: true });
 }
 
+/**
+ * The last complete checkpoint of `dir`: `dir` itself, or `<dir>.old` when a crash between
+ * {@link saveCheckpoint}'s two renames left only that; undefined when there is none.
+ */
+export function completeCheckpoint(dir: string): string | undefined {
+  for (const candidate of [dir, `${dir}.old`]) {
+    if (existsSync(join(candidate, 'state.json'))) return candidate;
+  }
+  return undefined;
+}
+
 /** The state saved with a checkpoint, or undefined when there is none. */
 export async function readCheckpointState<T>(dir: string): Promise<T | undefined> {
   const file = join(dir, 'state.json');
@@ -56,4 +67,21 @@ export async function restoreOptimizer(dir: string, optimizer: Optimizer): Promi
   await optimizer.setWeights(
     saved.weights.map((w, i) => ({ name: `restored-${i}`, tensor: tf.tensor(w.values, w.shape) })),
   );
+}
+
+/** Rewrites a `metrics.jsonl` keeping only the lines of iterations before `iteration`. */
+export async function keepMetricsBefore(file: string, iteration: number): Promise<void> {
+  if (!existsSync(file)) return;
+  const lines = (await readFile(file, 'utf8')).split('\n').filter((line) => line.trim() !== '');
+  const kept = lines.filter((line) => {
+    try {
+      const { iteration: at } = JSON.parse(line) as { iteration?: number };
+      return typeof at === 'number' && at < iteration;
+    } catch {
+      return false;
+    }
+  });
+  if (kept.length === lines.length) return;
+  await writeFile(`${file}.partial`, kept.map((line) => `${line}\n`).join(''));
+  await rename(`${file}.partial`, file);
 }

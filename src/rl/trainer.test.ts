@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initTf } from '../core/tf.ts';
 import { runEnvConformance } from '../envs/conformance.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
+import { completeCheckpoint } from './checkpoint.ts';
 import { PickBanditEnv } from './testing/bandit-env.ts';
 import { evaluate, train } from './trainer.ts';
 
@@ -63,6 +64,32 @@ describe('trainer', () => {
     expect(lines.map((l) => l.iteration)).toEqual([0, 1, 2, 3]);
     expect(lines[1].eval.episodes).toBe(30);
     expect(Object.keys(lines[0].seconds)).toEqual(['collect', 'advantages', 'update', 'evaluate']);
+  });
+
+  it('resumes from checkpoint.old after a crash between the renames, without duplicate metrics', async () => {
+    const config = { ...small, algo: 'grpo' as const, iterations: 4, evalEvery: 2 };
+    const io = { makeEnv, trainTasks: tasks, makeEvalEnv: makeEnv, evalTasks: tasks };
+    const straight = await train(
+      { ...io, policy: new ChoicePolicy({ seed: 2 }), outDir: mkdtempSync(join(tmpdir(), 'dg-')) },
+      config,
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'dreamgym-train-crash-'));
+    await train(
+      { ...io, policy: new ChoicePolicy({ seed: 2 }), outDir: dir },
+      { ...config, iterations: 2 },
+    );
+    // The crash: checkpoint/ moved aside, the new one not yet in place; and a metrics line for
+    // iteration 2 written before its checkpoint.
+    renameSync(join(dir, 'checkpoint'), join(dir, 'checkpoint.old'));
+    appendFileSync(join(dir, 'metrics.jsonl'), `${JSON.stringify({ iteration: 2 })}\n`);
+    const found = completeCheckpoint(join(dir, 'checkpoint'));
+    expect(found).toBe(join(dir, 'checkpoint.old'));
+    const reloaded = await ChoicePolicy.load(found as string);
+    const rest = await train({ ...io, policy: reloaded, outDir: dir, resume: true }, config);
+    expect(rest.map((m) => m.iteration)).toEqual([2, 3]);
+    expect(rest.at(-1)?.rollout).toEqual(straight.at(-1)?.rollout);
+    const lines = readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l).iteration)).toEqual([0, 1, 2, 3]);
   });
 
   it('counts env steps exactly and never exceeds a real-interaction budget', async () => {

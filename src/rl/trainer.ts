@@ -11,7 +11,13 @@ import type { TrainablePolicy } from '../policy/policy.ts';
 export type { TaskSchedule } from '../curriculum/schedule.ts';
 
 import { type EpisodeRewards, explainedVariance, gae, grpo } from './advantages.ts';
-import { readCheckpointState, restoreOptimizer, saveCheckpoint } from './checkpoint.ts';
+import {
+  completeCheckpoint,
+  keepMetricsBefore,
+  readCheckpointState,
+  restoreOptimizer,
+  saveCheckpoint,
+} from './checkpoint.ts';
 import { type RolloutEpisode, rollout } from './rollout.ts';
 import { type PolicySample, ppoUpdate, type UpdateMetrics } from './update.ts';
 
@@ -135,12 +141,15 @@ export async function train(
   const checkpoint = io.outDir ? join(io.outDir, 'checkpoint') : undefined;
   let start = 0;
   let envSteps = 0;
-  if (io.resume && checkpoint) {
-    const state = await readCheckpointState<{ iteration: number; envSteps: number }>(checkpoint);
+  const complete = io.resume && checkpoint ? completeCheckpoint(checkpoint) : undefined;
+  if (complete) {
+    const state = await readCheckpointState<{ iteration: number; envSteps: number }>(complete);
     if (state) {
-      await restoreOptimizer(checkpoint, optimizer);
+      await restoreOptimizer(complete, optimizer);
       start = state.iteration + 1;
       envSteps = state.envSteps;
+      // A kill between a metrics line and its checkpoint left that iteration's line: drop it.
+      if (io.outDir) await keepMetricsBefore(join(io.outDir, 'metrics.jsonl'), start);
     }
   }
   if (io.outDir) await mkdir(io.outDir, { recursive: true });

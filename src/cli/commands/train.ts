@@ -6,6 +6,7 @@ import { readTrajectories } from '../../data/trajectory-file.ts';
 import { envEntry } from '../../envs/registry.ts';
 import { ChoicePolicy } from '../../policy/choice/choice-policy.ts';
 import { behaviourCloning } from '../../rl/bc.ts';
+import { completeCheckpoint } from '../../rl/checkpoint.ts';
 import {
   DEFAULT_TRAINER_CONFIG,
   evaluate,
@@ -123,10 +124,10 @@ export function trainCommand(program: Command): void {
         console.log(`policy saved to ${checkpoint}`);
         return;
       }
-      const policy = o.resume
-        ? await ChoicePolicy.load(checkpoint, { temperature: 1 }).catch(
-            () => new ChoicePolicy({ seed: o.seed }),
-          )
+      // Resume from the last complete checkpoint; a broken one is an error, never a fresh start.
+      const found = o.resume ? completeCheckpoint(checkpoint) : undefined;
+      const policy = found
+        ? await ChoicePolicy.load(found, { temperature: 1 })
         : new ChoicePolicy({ seed: o.seed });
       const trainTasks = entry.tasks({ split: 'train' }).tasks('train', o.trainTasks);
       await train(

@@ -182,7 +182,14 @@ export class ChoicePolicy implements TrainablePolicy {
       );
     }
     const policy = new ChoicePolicy({ ...saved.options, ...overrides });
-    policy.network.importWeights(saved.weights);
+    try {
+      policy.network.importWeights(saved.weights ?? {});
+    } catch (error) {
+      policy.dispose();
+      throw new ConfigError(
+        `${file} does not hold this policy's weights: ${(error as Error).message} Train it again, or pass another folder.`,
+      );
+    }
     return policy;
   }
 

@@ -80,6 +80,15 @@ export class ChoiceNetwork {
           `checkpoint weight ${name} has shape ${saved?.shape.join('x') ?? 'none'}, the network needs ${variable.shape.join('x')}: the checkpoint was made with other feature sizes or hidden units.`,
         );
       }
+      const size = variable.shape.reduce((a, b) => a * b, 1);
+      if (!Array.isArray(saved.values) || saved.values.length !== size) {
+        throw new Error(
+          `checkpoint weight ${name} has ${saved.values?.length ?? 0} values, its shape needs ${size}.`,
+        );
+      }
+      if (!saved.values.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+        throw new Error(`checkpoint weight ${name} holds a value that is not a finite number.`);
+      }
       variable.assign(tf.tensor(saved.values, saved.shape));
     }
   }
