@@ -36,11 +36,12 @@ const QUOTED = /["“'‘]([^"”'’]{2,})["”'’]/g;
 const NEAR = 2;
 
 /**
- * The reward of `stop [answer]`, fit on the buffer's real episodes' evaluator outcomes. A real
- * episode with the same instruction, answer and final page gives its own reward; otherwise a
- * logistic model over {@link outcomeFeatures} (whether the answer is grounded in the pages,
- * whether the final page is about the instruction and resembles the final pages of successful
- * episodes of similar instructions) says success (1) or failure (0).
+ * The reward of `stop [answer]`, learnt from the buffer's real episodes' evaluator outcomes, in
+ * layers: a real episode with the same instruction, answer and final page gives its own reward;
+ * real successes of the same task, then of the same task template, say what success needs
+ * ({@link WebRewardModel.sameTask}, {@link WebRewardModel.otherTemplate}); otherwise a logistic
+ * model over {@link outcomeFeatures}, fit with successes and failures weighed equally, says
+ * success (1) or failure (0).
  */
 export class WebRewardModel {
   private readonly model: RewardModel;
@@ -129,9 +130,9 @@ export class WebRewardModel {
 
   /**
    * Successful real episodes of the same task template (very alike instructions) say what their
-   * successes had in common; an episode without it fails: an answer of another form (a date, a
-   * number, a blank …), a final page of another {@link pagePattern}, a button all of them pressed
-   * (`Downvote`, `Save bio`) left unpressed.
+   * successes had in common; an episode without it fails: a question's answer of another form (a
+   * date, a number, a blank …), a final page of another {@link pagePattern} (when two or more
+   * agree on one), a button all of them pressed (`Downvote`, `Save bio`) left unpressed.
    */
   private otherTemplate(
     outcome: Omit<EpisodeOutcome, 'reward'>,
