@@ -3,10 +3,10 @@
  * buffer embeds), at 256 and 384 dimensions: texts per second, and latency per text.
  */
 import { transitions } from '../src/core/types.ts';
-import { runEpisode } from '../src/data/episode.ts';
 import { HashingEmbedder } from '../src/embed/hashing-embedder.ts';
 import { makeWebShop } from '../src/envs/webshop/webshop-env.ts';
 import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
+import { runEpisode } from '../src/rl/episode.ts';
 import { measure, timeOnce } from './measure.ts';
 
 const TARGET_CHARS = 500;

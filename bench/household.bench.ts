@@ -4,12 +4,12 @@
  * the scripted expert (ε = 0 and 0.3, planning every step) and by a random admissible policy.
  */
 import { Rng } from '../src/core/rng.ts';
-import { runEpisode } from '../src/data/episode.ts';
 import { HouseholdEnv, makeHousehold } from '../src/envs/household/household-env.ts';
 import { householdTask, householdTasks } from '../src/envs/household/tasks.ts';
 import { HouseholdExpert } from '../src/policy/experts/household-expert.ts';
 import type { Policy } from '../src/policy/policy.ts';
 import { RandomPolicy } from '../src/policy/random-policy.ts';
+import { runEpisode } from '../src/rl/episode.ts';
 import { measure, timeOnce } from './measure.ts';
 
 export default async function householdBench() {

@@ -12,13 +12,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Trajectory, transitions } from '../src/core/types.ts';
-import { collect } from '../src/data/collect.ts';
 import { getCatalog } from '../src/envs/webshop/catalog.ts';
 import { webshopTasks } from '../src/envs/webshop/goals.ts';
 import { makeWebShop } from '../src/envs/webshop/webshop-env.ts';
 import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
 import { RandomPolicy } from '../src/policy/random-policy.ts';
 import { ReplayBuffer, type RetrievedTransition } from '../src/replay/replay-buffer.ts';
+import { collect } from '../src/rl/collect.ts';
 import { measure } from './measure.ts';
 
 const SIZES = (process.env.BENCH_REPLAY_SIZES ?? '10000,100000,1000000').split(',').map(Number);

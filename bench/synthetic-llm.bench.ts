@@ -11,7 +11,6 @@
  * construction alone (`promptBuildMs`).
  */
 import { type Step, type Trajectory, transitions } from '../src/core/types.ts';
-import { collect } from '../src/data/collect.ts';
 import { getCatalog } from '../src/envs/webshop/catalog.ts';
 import { webshopTasks } from '../src/envs/webshop/goals.ts';
 import { makeWebShop } from '../src/envs/webshop/webshop-env.ts';
@@ -23,6 +22,7 @@ import { MockLlm } from '../src/llm/mock-llm.ts';
 import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
 import { RandomPolicy } from '../src/policy/random-policy.ts';
 import { ReplayBuffer, type RetrieveFilter } from '../src/replay/replay-buffer.ts';
+import { collect } from '../src/rl/collect.ts';
 import { measure, timeOnce } from './measure.ts';
 
 const SIZE = Number(process.env.BENCH_SYNTH_SIZE ?? 100_000);

@@ -7,7 +7,6 @@
  */
 import type { Task, Trajectory } from '../src/core/types.ts';
 import { type Step, transitions } from '../src/core/types.ts';
-import { collect } from '../src/data/collect.ts';
 import type { Env } from '../src/envs/env.ts';
 import { makeHousehold } from '../src/envs/household/household-env.ts';
 import { householdTasks } from '../src/envs/household/tasks.ts';
@@ -20,6 +19,7 @@ import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
 import type { Policy } from '../src/policy/policy.ts';
 import { RandomPolicy } from '../src/policy/random-policy.ts';
 import { ReplayBuffer } from '../src/replay/replay-buffer.ts';
+import { collect } from '../src/rl/collect.ts';
 import { measure } from './measure.ts';
 
 const SIZE = Number(process.env.BENCH_SYNTH_SIZE ?? 100_000);

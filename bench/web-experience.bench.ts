@@ -9,7 +9,6 @@
  * BENCH_WEB_SITES (default `forum,store`).
  */
 import { finalReward, isSuccess, type Step, type Trajectory } from '../src/core/types.ts';
-import { collect } from '../src/data/collect.ts';
 import type { TaskSource } from '../src/envs/env.ts';
 import { BrowserEnv } from '../src/envs/web/browser/browser-env.ts';
 import { BuiltInSites } from '../src/envs/web/sites/builtin-sites.ts';
@@ -20,7 +19,6 @@ import { storeTasks } from '../src/envs/web/sites/store/store-tasks.ts';
 import type { WebAppDefinition } from '../src/envs/web/sites/web-app.ts';
 import { evaluateTask } from '../src/envs/web/webarena/evaluate.ts';
 import { TimeLimit } from '../src/envs/wrappers/time-limit.ts';
-import { teacherForced } from '../src/experience/fidelity.ts';
 import {
   DEFAULT_LIMITS,
   predictionMessages,
@@ -28,10 +26,12 @@ import {
 } from '../src/experience/llm/prompt.ts';
 import { llmFreeModel } from '../src/experience/llm-free.ts';
 import { SyntheticEnv } from '../src/experience/synthetic-env.ts';
+import { teacherForced } from '../src/pipeline/fidelity.ts';
 import { ForumExpert } from '../src/policy/experts/forum-expert.ts';
 import { StoreExpert } from '../src/policy/experts/store-expert.ts';
 import type { Policy } from '../src/policy/policy.ts';
 import { ReplayBuffer } from '../src/replay/replay-buffer.ts';
+import { collect } from '../src/rl/collect.ts';
 
 interface Site {
   env: string;

@@ -4,12 +4,12 @@
  * Targets (issue #2): search p50 < 2 ms at 10k products; click steps p50 < 0.5 ms.
  */
 import { Rng } from '../src/core/rng.ts';
-import { runEpisode } from '../src/data/episode.ts';
 import { getCatalog } from '../src/envs/webshop/catalog.ts';
 import { webshopSpec, webshopTasks } from '../src/envs/webshop/goals.ts';
 import { catalogSearch } from '../src/envs/webshop/search.ts';
 import { makeWebShop, WebShopEnv } from '../src/envs/webshop/webshop-env.ts';
 import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
+import { runEpisode } from '../src/rl/episode.ts';
 import { measure, timeOnce } from './measure.ts';
 
 export default async function webshopBench() {

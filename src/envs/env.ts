@@ -54,3 +54,26 @@ export interface TaskSource {
 }
 
 export type TaskSplit = 'train' | 'test';
+
+/** Options every built-in env understands; each env reads the ones that apply to it. */
+export interface EnvOptions {
+  split?: 'train' | 'test';
+  maxSteps?: number;
+  catalogSeed?: number;
+  catalogSize?: number;
+}
+
+export interface EnvEntry {
+  description: string;
+  /** The step limit `make` applies unless `options.maxSteps` says otherwise. */
+  maxSteps: number;
+  /** A fresh env with its default step limit. */
+  make(options: EnvOptions): Env;
+  /** The env's seeded task splits. */
+  tasks(options: EnvOptions): TaskSource;
+  /**
+   * Set for envs on a remote server: scripted experts read each task's hidden goal, which such a
+   * server does not expose, so they cannot play there.
+   */
+  remote?: boolean;
+}

@@ -1,33 +1,10 @@
 import { ConfigError } from '../core/errors.ts';
 import { agentgymEntry, isAgentGymRef } from './agentgym/index.ts';
-import type { Env, TaskSource } from './env.ts';
+import type { EnvEntry, EnvOptions } from './env.ts';
 import { HOUSEHOLD_MAX_STEPS, HouseholdEnv, makeHousehold } from './household/household-env.ts';
 import { isWebAppRef, webAppEntries, webAppEntry } from './web/index.ts';
 import { isWebArenaRef, webarenaEntry } from './web/webarena/index.ts';
 import { makeWebShop, WEBSHOP_MAX_STEPS, WebShopEnv } from './webshop/webshop-env.ts';
-
-/** Options every built-in env understands; each env reads the ones that apply to it. */
-export interface EnvOptions {
-  split?: 'train' | 'test';
-  maxSteps?: number;
-  catalogSeed?: number;
-  catalogSize?: number;
-}
-
-export interface EnvEntry {
-  description: string;
-  /** The step limit `make` applies unless `options.maxSteps` says otherwise. */
-  maxSteps: number;
-  /** A fresh env with its default step limit. */
-  make(options: EnvOptions): Env;
-  /** The env's seeded task splits. */
-  tasks(options: EnvOptions): TaskSource;
-  /**
-   * Set for envs on a remote server: scripted experts read each task's hidden goal, which such a
-   * server does not expose, so they cannot play there.
-   */
-  remote?: boolean;
-}
 
 const webshopOptions = (o: EnvOptions) => ({
   catalog: {

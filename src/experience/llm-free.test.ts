@@ -4,10 +4,10 @@ import { moduleGraph, realEnvModules } from '../core/testing/module-graph.ts';
 import type { Step, Task, Trajectory } from '../core/types.ts';
 import { runEnvConformance } from '../envs/conformance.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
+import { teacherForced } from '../pipeline/fidelity.ts';
 import { ReplayBuffer } from '../replay/replay-buffer.ts';
 import { webshopTrajectories } from '../replay/testing/fixtures.ts';
 import type { ExperienceModel } from './experience-model.ts';
-import { teacherForced } from './fidelity.ts';
 import { llmFreeModel } from './llm-free.ts';
 import { NearestNeighborModel } from './nearest-neighbor-model.ts';
 import { SyntheticEnv } from './synthetic-env.ts';
@@ -165,7 +165,7 @@ describe('honesty', () => {
         'webshop/webshop-model.ts',
         'household/household-model.ts',
         'household/knowledge.ts',
-        'household/grammar.ts',
+        '../envs/formats/alfworld-grammar.ts',
       ].map((entry) => join(root, entry)),
     );
     expect(realEnvModules(seen)).toEqual([]);

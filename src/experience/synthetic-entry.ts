@@ -1,6 +1,7 @@
 import { ConfigError } from '../core/errors.ts';
 import type { Trajectory } from '../core/types.ts';
-import { type EnvEntry, type EnvOptions, envEntry } from '../envs/registry.ts';
+import type { EnvEntry, EnvOptions } from '../envs/env.ts';
+import { envEntry } from '../envs/registry.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
 import { ReplayBuffer } from '../replay/replay-buffer.ts';
 import { WriteBehind } from '../replay/write-behind.ts';

@@ -4,7 +4,9 @@
  * `ResilientLlmClient`; `MockLlm` implements it for tests.
  */
 import type { z } from 'zod';
-import type { LlmStatsSnapshot } from './stats.ts';
+import type { LlmStatsSnapshot, TokenUsage } from './stats.ts';
+
+export type { TokenUsage };
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 
@@ -43,11 +45,6 @@ export interface LlmRequest<T = undefined> extends SamplingOptions {
 
 /** Why the model stopped: its own end or a stop string, the token limit, or anything else. */
 export type FinishReason = 'stop' | 'length' | 'content-filter' | 'other';
-
-export interface TokenUsage {
-  promptTokens: number;
-  completionTokens: number;
-}
 
 export interface TokenLogprob {
   token: string;

@@ -1,4 +1,8 @@
-import type { TokenUsage } from './client.ts';
+/** Tokens spent on one answer, as the backend counted them. */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
 
 /** Prices in US dollars per million tokens, as providers quote them. */
 export interface TokenPrices {

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { Curriculum } from '../curriculum/curriculum.ts';
 import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
 import { TaskPool } from '../curriculum/task-pool.ts';
-import { writeDemoReport } from '../report/demo-report.ts';
 import { runDemo } from './demo.ts';
+import { writeDemoReport } from './demo-report.ts';
 
 describe('DreamGym demo (tiny end to end)', () => {
   it('produces a report with every row on two seeds, and S2R stays within its real budget', async () => {

@@ -1,5 +1,4 @@
 import { finalReward, isSuccess, type Task, type Trajectory } from '../core/types.ts';
-import { collect } from '../data/collect.ts';
 import type { Env } from '../envs/env.ts';
 import { envEntry } from '../envs/registry.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
@@ -8,6 +7,7 @@ import { SyntheticEnv } from '../experience/synthetic-env.ts';
 import { makePolicy } from '../policy/registry.ts';
 import type { ReplayBuffer } from '../replay/replay-buffer.ts';
 import { type Estimate, meanInterval, wilson } from '../report/stats.ts';
+import { collect } from '../rl/collect.ts';
 import { rollout } from '../rl/rollout.ts';
 import type { TrainerPolicy } from '../rl/trainer.ts';
 

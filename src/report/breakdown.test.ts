@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { collect } from '../data/collect.ts';
 import { envSetup } from '../pipeline/experiment.ts';
 import { makePolicy } from '../policy/registry.ts';
+import { collect } from '../rl/collect.ts';
 import { breakdownTable, decisionBreakdown, judgeFor } from './breakdown.ts';
 
 const play = async (env: string, policy: string, episodes: number) => {

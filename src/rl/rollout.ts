@@ -1,8 +1,8 @@
 import { Rng } from '../core/rng.ts';
 import type { Provenance, Step, Task, Trajectory } from '../core/types.ts';
-import { runEpisode } from '../data/episode.ts';
 import type { Env } from '../envs/env.ts';
 import type { Policy, RecordedDecision } from '../policy/policy.ts';
+import { runEpisode } from './episode.ts';
 
 /** One step of a rollout, with what the policy said at sampling time. */
 export interface RolloutStep extends RecordedDecision {

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Observation, Task } from '../core/types.ts';
-import { runEpisode } from '../data/episode.ts';
 import { readTrajectories } from '../data/trajectory-file.ts';
 import { AgentGymAlfWorldEnv } from '../envs/agentgym/alfworld-client.ts';
 import { agentgymTask } from '../envs/agentgym/tasks.ts';
@@ -19,6 +18,7 @@ import { BUTTONS } from '../envs/webshop/pages.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
 import { WebShopExpert } from '../policy/experts/webshop-expert.ts';
 import type { Policy } from '../policy/policy.ts';
+import { runEpisode } from '../rl/episode.ts';
 import { type ServedEnv, serveEnv } from './serve-env.ts';
 
 /** Client task indices go straight to the server's train split. */

@@ -1,7 +1,7 @@
 import type { Trajectory } from '../core/types.ts';
 import { TrajectoryWriter } from '../data/trajectory-file.ts';
-import type { TaskSplit } from '../envs/env.ts';
-import { type EnvOptions, envEntry } from '../envs/registry.ts';
+import type { EnvOptions, TaskSplit } from '../envs/env.ts';
+import { envEntry } from '../envs/registry.ts';
 import { isSyntheticRef, syntheticEntry } from '../experience/synthetic-entry.ts';
 import { createEnvServer, type EnvServer } from './app.ts';
 import { type ListeningServer, listen } from './listen.ts';

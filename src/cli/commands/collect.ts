@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
-import { collect } from '../../data/collect.ts';
 import { percent, summarize } from '../../data/summary.ts';
 import { TrajectoryWriter } from '../../data/trajectory-file.ts';
 import { envEntry } from '../../envs/registry.ts';
 import { makePolicy, POLICY_NAMES } from '../../policy/registry.ts';
+import { collect } from '../../rl/collect.ts';
 import { addLlmPolicyOptions, llmPolicyFromFlags } from '../llm-policy-options.ts';
 import { addSiteOption, intOption, probabilityOption, splitOption } from '../options.ts';
 import { progressBar } from '../progress.ts';

@@ -4,8 +4,8 @@ import { Curriculum } from '../../curriculum/curriculum.ts';
 import { offlineMutators } from '../../curriculum/generators/offline-mutators.ts';
 import { TaskPool } from '../../curriculum/task-pool.ts';
 import { runDemo } from '../../pipeline/demo.ts';
+import { demoTable, writeDemoReport } from '../../pipeline/demo-report.ts';
 import { runWebDemo, webDemoReport } from '../../pipeline/web-demo.ts';
-import { demoTable, writeDemoReport } from '../../report/demo-report.ts';
 import { intOption } from '../options.ts';
 
 const WEBSHOP_TRAINER = { tasksPerIteration: 16, groupSize: 8, evalEvery: 5 };

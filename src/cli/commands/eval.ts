@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { initTf } from '../../core/tf.ts';
-import { collect } from '../../data/collect.ts';
 import { percent, summarize } from '../../data/summary.ts';
 import { envEntry } from '../../envs/registry.ts';
 import { loadPolicy } from '../../policy/load.ts';
@@ -12,6 +11,7 @@ import {
   JUDGED_ENVS,
   judgeFor,
 } from '../../report/breakdown.ts';
+import { collect } from '../../rl/collect.ts';
 import { addLlmPolicyOptions, llmPolicyFromFlags } from '../llm-policy-options.ts';
 import { addSiteOption, intOption, splitOption } from '../options.ts';
 import { progressBar } from '../progress.ts';

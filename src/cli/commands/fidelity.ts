@@ -2,13 +2,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
-import { collect } from '../../data/collect.ts';
 import { readTrajectories } from '../../data/trajectory-file.ts';
-import { freeRunning, type StepFidelity, teacherForced } from '../../experience/fidelity.ts';
 import { makeExperienceModel } from '../../pipeline/experience-model.ts';
 import { envSetup, syntheticFactory } from '../../pipeline/experiment.ts';
+import { freeRunning, type StepFidelity, teacherForced } from '../../pipeline/fidelity.ts';
 import { makePolicy } from '../../policy/registry.ts';
 import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { collect } from '../../rl/collect.ts';
 import { addSiteOption, intOption, probabilityOption } from '../options.ts';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;

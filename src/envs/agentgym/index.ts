@@ -1,5 +1,5 @@
 import { ConfigError } from '../../core/errors.ts';
-import type { EnvEntry, EnvOptions } from '../registry.ts';
+import type { EnvEntry, EnvOptions } from '../env.ts';
 import { TimeLimit } from '../wrappers/time-limit.ts';
 import type { AgentGymEnv, AgentGymEnvOptions } from './agentgym-env.ts';
 import { AgentGymAlfWorldEnv } from './alfworld-client.ts';

@@ -1,4 +1,4 @@
-import type { EnvEntry, EnvOptions } from '../registry.ts';
+import type { EnvEntry, EnvOptions } from '../env.ts';
 import { BrowserEnv, WEBARENA_MAX_STEPS } from './browser/browser-env.ts';
 import { WEB_APPS, webApp, webAppTasks } from './sites/apps.ts';
 import { BuiltInSites } from './sites/builtin-sites.ts';

@@ -1,15 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Task, Trajectory } from '../../core/types.ts';
-import { collect } from '../../data/collect.ts';
-import { makeHousehold } from '../../envs/household/household-env.ts';
-import { householdTasks } from '../../envs/household/tasks.ts';
-import { HouseholdExpert } from '../../policy/experts/household-expert.ts';
-import { ReplayBuffer } from '../../replay/replay-buffer.ts';
-import type { ExperienceModel } from '../experience-model.ts';
-import { teacherForced } from '../fidelity.ts';
-import { llmFreeModel } from '../llm-free.ts';
-import { NearestNeighborModel } from '../nearest-neighbor-model.ts';
-import { SyntheticEnv } from '../synthetic-env.ts';
 import {
   parseCommand,
   parseFeedback,
@@ -18,7 +8,17 @@ import {
   render,
   renderList,
   renderStart,
-} from './grammar.ts';
+} from '../../envs/formats/alfworld-grammar.ts';
+import { makeHousehold } from '../../envs/household/household-env.ts';
+import { householdTasks } from '../../envs/household/tasks.ts';
+import { teacherForced } from '../../pipeline/fidelity.ts';
+import { HouseholdExpert } from '../../policy/experts/household-expert.ts';
+import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { collect } from '../../rl/collect.ts';
+import type { ExperienceModel } from '../experience-model.ts';
+import { llmFreeModel } from '../llm-free.ts';
+import { NearestNeighborModel } from '../nearest-neighbor-model.ts';
+import { SyntheticEnv } from '../synthetic-env.ts';
 
 async function householdTrajectories(from: number, to: number, seed: number) {
   const tasks = householdTasks('train', to).slice(from);

@@ -1,11 +1,5 @@
 import { memoize } from '../../core/memo.ts';
 import type { Observation, Step, Task } from '../../core/types.ts';
-import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
-import type {
-  ExperienceModel,
-  ExperiencePrediction,
-  ExperienceRequest,
-} from '../experience-model.ts';
 import {
   admissibleCommands,
   type Command,
@@ -18,7 +12,13 @@ import {
   requiredState,
   STATE_WORD,
   typeOf,
-} from './grammar.ts';
+} from '../../envs/formats/alfworld-grammar.ts';
+import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
+import type {
+  ExperienceModel,
+  ExperiencePrediction,
+  ExperienceRequest,
+} from '../experience-model.ts';
 import type { HouseholdKnowledge } from './knowledge.ts';
 
 // Each prediction re-reads the whole episode, so the same commands and feedback are parsed again

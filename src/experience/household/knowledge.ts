@@ -1,5 +1,10 @@
 import type { Observation, Trajectory } from '../../core/types.ts';
-import { parseCommand, parseFeedback, type Transform, typeOf } from './grammar.ts';
+import {
+  parseCommand,
+  parseFeedback,
+  type Transform,
+  typeOf,
+} from '../../envs/formats/alfworld-grammar.ts';
 
 /** What the buffer's real episodes showed about one receptacle type on first sight. */
 export interface ContentStats {

@@ -1,5 +1,5 @@
+import { nodeById, parseTree, prop } from '../../envs/formats/web-tree.ts';
 import { parseWebAction } from './actions.ts';
-import { nodeById, parseTree, prop } from './tree.ts';
 
 /**
  * A coarse name for a web action on a page, to break fidelity down: `click:link`,

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Observation, Step, Task } from '../../core/types.ts';
+import { parseTree } from '../../envs/formats/web-tree.ts';
 import { WebKnowledge } from './knowledge.ts';
 import { playModel } from './testing/play.ts';
 import { home, ORIGIN, page, trajectory } from './testing/tiny-forum.ts';
-import { parseTree } from './tree.ts';
 import { WebExperienceModel } from './web-model.ts';
 
 const user = (name: string, sort?: string) =>

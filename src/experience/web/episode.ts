@@ -1,6 +1,12 @@
 import type { Observation } from '../../core/types.ts';
+import {
+  isFocused,
+  nodeById,
+  parseTree,
+  type TreeNode,
+  type WebTree,
+} from '../../envs/formats/web-tree.ts';
 import { parseWebAction, type WebAction } from './actions.ts';
-import { isFocused, nodeById, parseTree, type TreeNode, type WebTree } from './tree.ts';
 import { pathKey } from './urls.ts';
 
 /** One tab's navigation history: observations of its pages, `index` the one shown. */

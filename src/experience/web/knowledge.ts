@@ -1,5 +1,12 @@
 import { words } from '../../core/text.ts';
 import { type Observation, type Trajectory, transitions } from '../../core/types.ts';
+import {
+  pageText,
+  parseTree,
+  subtree,
+  type TreeNode,
+  type WebTree,
+} from '../../envs/formats/web-tree.ts';
 import { parseWebAction } from './actions.ts';
 import {
   actionTarget,
@@ -10,7 +17,6 @@ import {
   type StepEffect,
 } from './episode.ts';
 import { type EpisodeOutcome, WebRewardModel } from './reward.ts';
-import { pageText, parseTree, subtree, type TreeNode, type WebTree } from './tree.ts';
 import { DEFAULT_TYPING, learnTyping, type TypingEffect } from './typing.ts';
 import { oneSegmentApart, originOf, pathKey, segmentsApart } from './urls.ts';
 

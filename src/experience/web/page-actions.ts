@@ -1,4 +1,4 @@
-import type { WebTree } from './tree.ts';
+import type { WebTree } from '../../envs/formats/web-tree.ts';
 
 const ID_ACTION = /^(?:click|hover|type) ?\[([^\]\s]+)\]/;
 

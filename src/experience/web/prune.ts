@@ -1,5 +1,11 @@
+import {
+  isFocused,
+  parseTree,
+  renderHeader,
+  renderNode,
+  type TreeNode,
+} from '../../envs/formats/web-tree.ts';
 import { parseWebAction } from './actions.ts';
-import { isFocused, parseTree, renderHeader, renderNode, type TreeNode } from './tree.ts';
 
 /** What a pruned tree must keep first, besides the header and the root. */
 export interface PruneFocus {

@@ -4,17 +4,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Step, Trajectory } from '../../core/types.ts';
-import { collect } from '../../data/collect.ts';
+import { parseTree, renderTree } from '../../envs/formats/web-tree.ts';
 import { BrowserEnv } from '../../envs/web/browser/browser-env.ts';
 import { BuiltInSites } from '../../envs/web/sites/builtin-sites.ts';
 import { forumApp } from '../../envs/web/sites/forum/forum-app.ts';
 import { forumTasks } from '../../envs/web/sites/forum/forum-tasks.ts';
 import { evaluateTask } from '../../envs/web/webarena/evaluate.ts';
+import { teacherForced } from '../../pipeline/fidelity.ts';
 import { ForumExpert } from '../../policy/experts/forum-expert.ts';
 import { ReplayBuffer } from '../../replay/replay-buffer.ts';
-import { teacherForced } from '../fidelity.ts';
+import { collect } from '../../rl/collect.ts';
 import { llmFreeModel } from '../llm-free.ts';
-import { parseTree, renderTree } from './tree.ts';
 
 let env: BrowserEnv;
 let episodes: Trajectory[];

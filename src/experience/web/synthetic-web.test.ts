@@ -4,8 +4,8 @@ import { moduleGraph, realEnvModules } from '../../core/testing/module-graph.ts'
 import type { Task, Trajectory } from '../../core/types.ts';
 import { runEnvConformance } from '../../envs/conformance.ts';
 import { TimeLimit } from '../../envs/wrappers/time-limit.ts';
+import { actionKind, teacherForced } from '../../pipeline/fidelity.ts';
 import { ReplayBuffer } from '../../replay/replay-buffer.ts';
-import { actionKind, teacherForced } from '../fidelity.ts';
 import { isWebFamily, llmFreeModel } from '../llm-free.ts';
 import { SyntheticEnv } from '../synthetic-env.ts';
 import { tinyForumTrajectories } from './testing/tiny-forum.ts';
@@ -89,7 +89,7 @@ describe('honesty', () => {
       ),
     );
     expect(realEnvModules(seen)).toEqual([]);
-    expect([...seen].some((f) => f.endsWith('/experience/web/tree.ts'))).toBe(true);
+    expect([...seen].some((f) => f.endsWith('/envs/formats/web-tree.ts'))).toBe(true);
     const browser = moduleGraph([join(root, '../../envs/web/sites/builtin-sites.ts')]);
     expect(realEnvModules(browser).length).toBeGreaterThan(0);
   });

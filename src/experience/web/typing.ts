@@ -1,6 +1,13 @@
 import type { Observation } from '../../core/types.ts';
+import {
+  isFocused,
+  nodeById,
+  parseTree,
+  subtree,
+  type TreeNode,
+  type WebTree,
+} from '../../envs/formats/web-tree.ts';
 import { parseWebAction } from './actions.ts';
-import { isFocused, nodeById, parseTree, subtree, type TreeNode, type WebTree } from './tree.ts';
 
 /** Stands for the typed text in a learnt name. */
 const VALUE = '\u0000';

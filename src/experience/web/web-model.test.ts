@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Observation, Step, Task, Trajectory } from '../../core/types.ts';
+import { parseTree } from '../../envs/formats/web-tree.ts';
 import { WebKnowledge } from './knowledge.ts';
 import { playModel } from './testing/play.ts';
 import {
@@ -12,7 +13,6 @@ import {
   tinyForumTrajectories,
   trajectory,
 } from './testing/tiny-forum.ts';
-import { parseTree } from './tree.ts';
 import { WebExperienceModel } from './web-model.ts';
 
 let offline: Trajectory[];

@@ -1,6 +1,15 @@
 import { ratio } from 'fuzzball';
 import { contentWords } from '../../core/text.ts';
 import type { Observation, Step, Task } from '../../core/types.ts';
+import {
+  pageText,
+  pageTitle,
+  parseTree,
+  prop,
+  renderTree,
+  type TreeNode,
+  type WebTree,
+} from '../../envs/formats/web-tree.ts';
 import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
 import {
   type ExperienceModel,
@@ -27,15 +36,6 @@ import {
   type WebKnowledge,
 } from './knowledge.ts';
 import { composeActions } from './page-actions.ts';
-import {
-  pageText,
-  pageTitle,
-  parseTree,
-  prop,
-  renderTree,
-  type TreeNode,
-  type WebTree,
-} from './tree.ts';
 import { applyTyping } from './typing.ts';
 import { moveOrigin, originOf, pathKey } from './urls.ts';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '../../core/types.ts';
-import { runEpisode } from '../../data/episode.ts';
 import { BrowserEnv } from '../../envs/web/browser/browser-env.ts';
 import { BuiltInSites } from '../../envs/web/sites/builtin-sites.ts';
 import { forumApp } from '../../envs/web/sites/forum/forum-app.ts';
 import { FORUM_ENV, forumTasks, forumTemplateOf } from '../../envs/web/sites/forum/forum-tasks.ts';
 import { evaluateTask } from '../../envs/web/webarena/evaluate.ts';
+import { runEpisode } from '../../rl/episode.ts';
 import type { Policy } from '../policy.ts';
 import { ForumExpert } from './forum-expert.ts';
 

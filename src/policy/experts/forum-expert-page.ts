@@ -1,4 +1,4 @@
-import { parseNode, subtree, type TreeNode } from '../../experience/web/tree.ts';
+import { parseNode, subtree, type TreeNode } from '../../envs/formats/web-tree.ts';
 
 /**
  * A forum page as the forum expert sees it: the observation's accessibility-tree text (WebArena's

@@ -1,7 +1,7 @@
 import type { Rng } from '../../core/rng.ts';
 import type { Observation, Step } from '../../core/types.ts';
+import type { TreeNode } from '../../envs/formats/web-tree.ts';
 import { forumTemplateOf } from '../../envs/web/sites/forum/forum-tasks.ts';
-import type { TreeNode } from '../../experience/web/tree.ts';
 import type { Policy, PolicyAction, PolicyContext } from '../policy.ts';
 import { ForumPage, isPressed } from './forum-expert-page.ts';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { isSuccess, type Trajectory } from '../../core/types.ts';
-import { collect } from '../../data/collect.ts';
 import { summarize } from '../../data/summary.ts';
 import { TASK_TYPES } from '../../envs/household/goals.ts';
 import { makeHousehold } from '../../envs/household/household-env.ts';
 import { householdSpec, householdTasks } from '../../envs/household/tasks.ts';
+import { collect } from '../../rl/collect.ts';
 import { HouseholdExpert } from './household-expert.ts';
 
 const tasks = householdTasks('test', 300);

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { moduleGraph, realEnvModules } from '../../core/testing/module-graph.ts';
 import { isSuccess } from '../../core/types.ts';
-import { collect } from '../../data/collect.ts';
 import { makeHousehold } from '../../envs/household/household-env.ts';
 import { householdTasks } from '../../envs/household/tasks.ts';
+import { collect } from '../../rl/collect.ts';
 import { HouseholdExplorer } from './household-explorer.ts';
 
 describe('HouseholdExplorer', () => {

@@ -6,7 +6,7 @@ import {
   parseGoal,
   requiredState,
   typeOf,
-} from '../../experience/household/grammar.ts';
+} from '../../envs/formats/alfworld-grammar.ts';
 import type { Policy, PolicyAction, PolicyContext } from '../policy.ts';
 
 export interface HouseholdExplorerOptions {

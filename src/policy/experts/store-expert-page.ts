@@ -10,7 +10,7 @@ import {
   subtree,
   type TreeNode,
   type WebTree,
-} from '../../experience/web/tree.ts';
+} from '../../envs/formats/web-tree.ts';
 
 /** What the expert does next: an action with its reason. */
 export interface Move {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../core/rng.ts';
 import type { Observation, Task } from '../../core/types.ts';
-import { runEpisode } from '../../data/episode.ts';
 import { BrowserEnv } from '../../envs/web/browser/browser-env.ts';
 import { BuiltInSites } from '../../envs/web/sites/builtin-sites.ts';
 import { storeApp } from '../../envs/web/sites/store/store-app.ts';
 import { STORE_TEMPLATES, storeTasks } from '../../envs/web/sites/store/store-tasks.ts';
 import { evaluateTask } from '../../envs/web/webarena/evaluate.ts';
+import { runEpisode } from '../../rl/episode.ts';
 import type { Policy } from '../policy.ts';
 import { StoreExpert } from './store-expert.ts';
 

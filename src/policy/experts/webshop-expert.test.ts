@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { collect } from '../../data/collect.ts';
 import { summarize } from '../../data/summary.ts';
 import { getCatalog } from '../../envs/webshop/catalog.ts';
 import { webshopTasks } from '../../envs/webshop/goals.ts';
 import { makeWebShop } from '../../envs/webshop/webshop-env.ts';
+import { collect } from '../../rl/collect.ts';
 import { WebShopExpert } from './webshop-expert.ts';
 
 const catalog = { seed: 0, size: 1000 };

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../core/rng.ts';
 import type { Observation, Step, Task } from '../../core/types.ts';
-import { runEpisode } from '../../data/episode.ts';
 import { validateTrajectory } from '../../data/trajectory-format.ts';
 import { ENVS } from '../../envs/registry.ts';
 import type { LlmRequest } from '../../llm/client.ts';
 import { LlmOutputError, LlmTimeoutError } from '../../llm/errors.ts';
 import { MockLlm } from '../../llm/mock-llm.ts';
+import { runEpisode } from '../../rl/episode.ts';
 import { PolicyOutputError } from '../errors.ts';
 import { LlmPolicy } from './llm-policy.ts';
 import { promptedActions, promptedTask } from './testing.ts';

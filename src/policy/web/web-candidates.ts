@@ -1,6 +1,6 @@
 import { words } from '../../core/text.ts';
 import { isActionTemplate, type Observation } from '../../core/types.ts';
-import { parseTree, prop, type TreeNode } from '../../experience/web/tree.ts';
+import { parseTree, prop, type TreeNode } from '../../envs/formats/web-tree.ts';
 
 /**
  * Candidate actions for a policy that chooses among concrete actions on a web page (WebArena's

@@ -1,6 +1,6 @@
 import { contentWords, words } from '../../core/text.ts';
 import type { Observation } from '../../core/types.ts';
-import { parseTree } from '../../experience/web/tree.ts';
+import { parseTree } from '../../envs/formats/web-tree.ts';
 
 /**
  * What a web episode's progress says about each candidate, as hashed indicator tokens for the

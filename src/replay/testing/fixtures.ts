@@ -1,9 +1,9 @@
 import type { Provenance, Trajectory } from '../../core/types.ts';
-import { collect } from '../../data/collect.ts';
 import { getCatalog } from '../../envs/webshop/catalog.ts';
 import { webshopTasks } from '../../envs/webshop/goals.ts';
 import { makeWebShop } from '../../envs/webshop/webshop-env.ts';
 import { WebShopExpert } from '../../policy/experts/webshop-expert.ts';
+import { collect } from '../../rl/collect.ts';
 
 /** Real webshop trajectories from the noisy expert: a mix of successes and failures. */
 export async function webshopTrajectories(episodes: number, seed = 1): Promise<Trajectory[]> {

@@ -1,6 +1,6 @@
 import { ConfigError } from '../../../core/errors.ts';
 import type { LlmClient } from '../../../llm/client.ts';
-import type { EnvEntry, EnvOptions } from '../../registry.ts';
+import type { EnvEntry, EnvOptions } from '../../env.ts';
 import { BrowserEnv, WEBARENA_MAX_STEPS } from '../browser/browser-env.ts';
 import { accountsFromEnv, type LoginHook, webarenaLoginHooks } from '../sites/logins.ts';
 import { parseSiteFlags, sitesFromEnv, UrlSites } from '../sites/url-sites.ts';

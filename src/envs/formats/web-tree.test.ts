@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseWebAction } from './actions.ts';
-import { parseNode, parseTree, quoteName, renderNode, renderTree } from './tree.ts';
+import { parseWebAction } from '../../experience/web/actions.ts';
+import { parseNode, parseTree, quoteName, renderNode, renderTree } from './web-tree.ts';
 
 const FORUM = `Tab 0 (current): Forum — Cooking
 URL: http://127.0.0.1:41234/f/cooking

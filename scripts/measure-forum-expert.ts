@@ -1,17 +1,17 @@
 /**
  * Measures the forum expert in the real browser env:
- * `npx tsx src/policy/experts/forum-expert-success.ts [--epsilon 0] [--tasks 200] [--parallel 1]`
+ * `npx tsx scripts/measure-forum-expert.ts [--epsilon 0] [--tasks 200] [--parallel 1]`
  * plays the first N test tasks of `web:forum` (seed 0) and prints the success rate (reward 1),
  * mean steps, wall time and episodes per minute, then the failures by template.
  */
 import { parseArgs } from 'node:util';
-import { runEpisode } from '../../data/episode.ts';
-import { BrowserEnv } from '../../envs/web/browser/browser-env.ts';
-import { BuiltInSites } from '../../envs/web/sites/builtin-sites.ts';
-import { forumApp } from '../../envs/web/sites/forum/forum-app.ts';
-import { FORUM_ENV, forumTasks, forumTemplateOf } from '../../envs/web/sites/forum/forum-tasks.ts';
-import { evaluateTask } from '../../envs/web/webarena/evaluate.ts';
-import { ForumExpert } from './forum-expert.ts';
+import { BrowserEnv } from '../src/envs/web/browser/browser-env.ts';
+import { BuiltInSites } from '../src/envs/web/sites/builtin-sites.ts';
+import { forumApp } from '../src/envs/web/sites/forum/forum-app.ts';
+import { FORUM_ENV, forumTasks, forumTemplateOf } from '../src/envs/web/sites/forum/forum-tasks.ts';
+import { evaluateTask } from '../src/envs/web/webarena/evaluate.ts';
+import { ForumExpert } from '../src/policy/experts/forum-expert.ts';
+import { runEpisode } from '../src/rl/episode.ts';
 
 const { values } = parseArgs({
   options: {

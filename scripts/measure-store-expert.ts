@@ -2,20 +2,20 @@
  * Measures the store expert end to end: its success rate on the `web:store` test tasks in a real
  * Chromium, at a given ε, with episodes spread over parallel browser contexts.
  *
- *   npx tsx src/policy/experts/store-expert-measure.ts [--epsilon 0.3] [--tasks 200] [--parallel 2]
+ *   npx tsx scripts/measure-store-expert.ts [--epsilon 0.3] [--tasks 200] [--parallel 2]
  *
  * Prints the success rate, steps per episode, and episodes per minute, plus the failed tasks.
  */
 
 import { parseArgs } from 'node:util';
-import type { Task } from '../../core/types.ts';
-import { runEpisode } from '../../data/episode.ts';
-import { BrowserEnv } from '../../envs/web/browser/browser-env.ts';
-import { BuiltInSites } from '../../envs/web/sites/builtin-sites.ts';
-import { storeApp } from '../../envs/web/sites/store/store-app.ts';
-import { storeTasks } from '../../envs/web/sites/store/store-tasks.ts';
-import { evaluateTask } from '../../envs/web/webarena/evaluate.ts';
-import { StoreExpert } from './store-expert.ts';
+import type { Task } from '../src/core/types.ts';
+import { BrowserEnv } from '../src/envs/web/browser/browser-env.ts';
+import { BuiltInSites } from '../src/envs/web/sites/builtin-sites.ts';
+import { storeApp } from '../src/envs/web/sites/store/store-app.ts';
+import { storeTasks } from '../src/envs/web/sites/store/store-tasks.ts';
+import { evaluateTask } from '../src/envs/web/webarena/evaluate.ts';
+import { StoreExpert } from '../src/policy/experts/store-expert.ts';
+import { runEpisode } from '../src/rl/episode.ts';
 
 const { values } = parseArgs({
   options: {

@@ -1,11 +1,11 @@
 import { ratio } from 'fuzzball';
 import { finalReward, isSuccess, type Step, type Task, type Trajectory } from '../core/types.ts';
-import { collect } from '../data/collect.ts';
 import type { Env } from '../envs/env.ts';
+import type { ExperienceModel } from '../experience/experience-model.ts';
+import { webActionKind } from '../experience/web/action-kind.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { ReplayBuffer } from '../replay/replay-buffer.ts';
-import type { ExperienceModel } from './experience-model.ts';
-import { webActionKind } from './web/action-kind.ts';
+import { collect } from '../rl/collect.ts';
 
 export interface StepFidelity {
   transitions: number;

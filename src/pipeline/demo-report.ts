@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DemoResult } from '../pipeline/demo.ts';
-import { learningCurveSpec, renderChart, successVsRealSpec } from './plots.ts';
-import { formatMean, formatRate } from './stats.ts';
+import { learningCurveSpec, renderChart, successVsRealSpec } from '../report/plots.ts';
+import { formatMean, formatRate } from '../report/stats.ts';
+import type { DemoResult } from './demo.ts';
 
 /**
  * The demo's table as markdown. With several seeds, success is the mean over seeds with a 95%
