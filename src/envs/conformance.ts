@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import assert from 'node:assert/strict';
 import { EnvClosedError, EnvNotResetError, EpisodeEndedError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import { isActionTemplate, type Observation, type Step, type Task } from '../core/types.ts';
@@ -24,10 +24,20 @@ export interface ConformanceOptions {
 }
 
 /**
- * The contract every env must pass (after Gymnasium's `check_env`): run it from a test file with
- * `runEnvConformance({ name, makeEnv })`. Real, synthetic and remote envs all go through it.
+ * The test runner's two registration functions. Vitest's, Jest's, Mocha's and `node:test`'s
+ * `describe` and `it` all fit; the suite asserts with `node:assert`, whose errors every runner reports.
  */
-export function runEnvConformance(options: ConformanceOptions): void {
+export interface TestRunner {
+  describe(name: string, body: () => void): unknown;
+  it(name: string, body: () => Promise<void>): unknown;
+}
+
+/**
+ * The contract every env must pass (after Gymnasium's `check_env`): run it from a test file with
+ * `runEnvConformance({ name, makeEnv }, { describe, it })`, passing your test runner's `describe`
+ * and `it`. Real, synthetic and remote envs all go through it.
+ */
+export function runEnvConformance(options: ConformanceOptions, { describe, it }: TestRunner): void {
   const invalidAction = options.invalidAction ?? 'frobnicate[the moon]';
   const maxSteps = options.maxSteps ?? 200;
 
@@ -48,7 +58,7 @@ export function runEnvConformance(options: ConformanceOptions): void {
       if (previous) history.push(previous);
       if (options.solve) return options.solve(observation, task, history);
       const actions = observation.actions ?? [];
-      expect(actions.length, 'a walk needs admissible actions').toBeGreaterThan(0);
+      assert.ok(actions.length > 0, 'a walk needs admissible actions');
       const action = rng.pick(actions);
       if (!isActionTemplate(action)) return action;
       const words = task.instruction.split(/\s+/).filter((w) => w.length > 3);
@@ -75,13 +85,13 @@ export function runEnvConformance(options: ConformanceOptions): void {
     it('reset gives an observation with text, instruction and actions, and the task', async () => {
       await withEnv(async (env) => {
         const { observation, info } = await env.reset({ seed: 0 });
-        expect(typeof observation.text).toBe('string');
-        expect(observation.text.length).toBeGreaterThan(0);
-        expect(observation.instruction.length).toBeGreaterThan(0);
-        expect(Array.isArray(observation.actions)).toBe(true);
-        expect(observation.actions?.length).toBeGreaterThan(0);
-        expect(info.task.env).toBe(env.name);
-        expect(info.task.instruction).toBe(observation.instruction);
+        assert.equal(typeof observation.text, 'string');
+        assert.ok(observation.text.length > 0, 'the observation has no text');
+        assert.ok(observation.instruction.length > 0, 'the observation has no instruction');
+        assert.ok(Array.isArray(observation.actions), 'the observation lists no actions');
+        assert.ok((observation.actions?.length ?? 0) > 0, 'the observation lists no actions');
+        assert.equal(info.task.env, env.name);
+        assert.equal(info.task.instruction, observation.instruction);
       });
     });
 
@@ -99,8 +109,8 @@ export function runEnvConformance(options: ConformanceOptions): void {
         again = await playEpisode(env, 11);
         other = await playEpisode(env, 12);
       });
-      expect(again).toEqual(a);
-      expect(other).not.toEqual(a);
+      assert.deepStrictEqual(again, a, 'the same seed gave another episode');
+      assert.notDeepStrictEqual(other, a, 'another seed gave the same episode');
     });
 
     it('different seeds draw different tasks', async () => {
@@ -109,7 +119,7 @@ export function runEnvConformance(options: ConformanceOptions): void {
         for (let seed = 0; seed < 10; seed++) {
           instructions.add((await env.reset({ seed })).observation.instruction);
         }
-        expect(instructions.size).toBeGreaterThan(1);
+        assert.ok(instructions.size > 1, '10 seeds drew one task');
       });
     });
 
@@ -118,8 +128,8 @@ export function runEnvConformance(options: ConformanceOptions): void {
       it('reset({ task }) runs that task', async () => {
         await withEnv(async (env) => {
           const { observation, info } = await env.reset({ task, seed: 1 });
-          expect(info.task.id).toBe(task.id);
-          expect(observation.instruction).toBe(task.instruction);
+          assert.equal(info.task.id, task.id);
+          assert.equal(observation.instruction, task.instruction);
         });
       });
     }
@@ -129,16 +139,16 @@ export function runEnvConformance(options: ConformanceOptions): void {
         const { observation } = await env.reset({ seed: 3 });
         const snapshot = structuredClone(observation);
         const result = await env.step(invalidAction);
-        expect(result.reward).toBe(0);
-        expect(result.terminated).toBe(false);
-        expect(result.truncated).toBe(false);
-        expect(typeof result.info.invalidAction).toBe('string');
-        expect(result.info.invalidAction?.length).toBeGreaterThan(0);
-        expect(result.observation).toEqual(snapshot);
-        expect(observation).toEqual(snapshot);
+        assert.equal(result.reward, 0);
+        assert.equal(result.terminated, false);
+        assert.equal(result.truncated, false);
+        assert.equal(typeof result.info.invalidAction, 'string');
+        assert.ok((result.info.invalidAction?.length ?? 0) > 0, 'info.invalidAction is empty');
+        assert.deepStrictEqual(result.observation, snapshot);
+        assert.deepStrictEqual(observation, snapshot);
         const malformed = await env.step('');
-        expect(malformed.info.invalidAction).toBeTruthy();
-        expect(malformed.observation).toEqual(snapshot);
+        assert.ok(malformed.info.invalidAction, 'an empty action is not flagged invalid');
+        assert.deepStrictEqual(malformed.observation, snapshot);
       });
     });
 
@@ -146,18 +156,18 @@ export function runEnvConformance(options: ConformanceOptions): void {
       await withEnv(async (env) => {
         const { trace } = await playEpisode(env, 5);
         const last = trace.at(-1);
-        expect(last, 'the episode took no step').toBeDefined();
-        expect(last?.terminated || last?.truncated, `no end within ${maxSteps} steps`).toBe(true);
-        expect(last?.terminated && last?.truncated).toBe(false);
+        assert.ok(last, 'the episode took no step');
+        assert.ok(last.terminated || last.truncated, `no end within ${maxSteps} steps`);
+        assert.ok(!(last.terminated && last.truncated), 'terminated and truncated at once');
         if (options.solve)
-          expect(last?.terminated, 'the solving policy should terminate').toBe(true);
+          assert.equal(last.terminated, true, 'the solving policy should terminate');
         for (const step of trace.slice(0, -1)) {
-          expect(step.terminated || step.truncated).toBe(false);
+          assert.ok(!(step.terminated || step.truncated), 'an episode went on after its end');
         }
-        for (const step of trace) expect(Number.isFinite(step.reward)).toBe(true);
-        await expect(env.step(trace[0]?.action ?? 'x')).rejects.toBeInstanceOf(EpisodeEndedError);
+        for (const step of trace) assert.ok(Number.isFinite(step.reward), `reward ${step.reward}`);
+        await assert.rejects(env.step(trace[0]?.action ?? 'x'), EpisodeEndedError);
         const again = await env.reset({ seed: 5 });
-        expect(again.observation.text.length).toBeGreaterThan(0);
+        assert.ok(again.observation.text.length > 0, 'reset after the end gave no text');
       });
     });
 
@@ -167,13 +177,13 @@ export function runEnvConformance(options: ConformanceOptions): void {
         const snapshot = structuredClone(observation);
         const choose = chooser(8, info.task);
         await env.step(await choose(observation));
-        expect(observation).toEqual(snapshot);
+        assert.deepStrictEqual(observation, snapshot);
       });
     });
 
     it('step before reset is a clear error', async () => {
       await withEnv(async (env) => {
-        await expect(env.step(invalidAction)).rejects.toBeInstanceOf(EnvNotResetError);
+        await assert.rejects(env.step(invalidAction), EnvNotResetError);
       });
     });
 
@@ -182,8 +192,8 @@ export function runEnvConformance(options: ConformanceOptions): void {
       await env.reset({ seed: 0 });
       await env.close();
       await env.close();
-      await expect(env.reset({ seed: 0 })).rejects.toBeInstanceOf(EnvClosedError);
-      await expect(env.step(invalidAction)).rejects.toBeInstanceOf(EnvClosedError);
+      await assert.rejects(env.reset({ seed: 0 }), EnvClosedError);
+      await assert.rejects(env.step(invalidAction), EnvClosedError);
     });
   });
 }

@@ -36,11 +36,14 @@ const synthetic = (options: { writeBack?: boolean; model?: ExperienceModel } = {
     ...options,
   });
 
-runEnvConformance({
-  name: 'synthetic webshop (LLM-free model)',
-  makeEnv: () => new TimeLimit(synthetic(), 15),
-  invalidAction: 'click[Buy Now]',
-});
+runEnvConformance(
+  {
+    name: 'synthetic webshop (LLM-free model)',
+    makeEnv: () => new TimeLimit(synthetic(), 15),
+    invalidAction: 'click[Buy Now]',
+  },
+  { describe, it },
+);
 
 /** Plays actions in a synthetic env and returns the observations' texts. */
 async function play(env: SyntheticEnv, task: Task, actions: string[]): Promise<string[]> {

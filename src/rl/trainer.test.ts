@@ -11,7 +11,10 @@ import { evaluate, train } from './trainer.ts';
 
 beforeAll(() => initTf());
 
-runEnvConformance({ name: 'pick-bandit (test env)', makeEnv: () => new PickBanditEnv() });
+runEnvConformance(
+  { name: 'pick-bandit (test env)', makeEnv: () => new PickBanditEnv() },
+  { describe, it },
+);
 
 const tasks = PickBanditEnv.tasks(30);
 const makeEnv = () => new PickBanditEnv();

@@ -37,16 +37,22 @@ afterAll(async () => {
   await household?.close();
 });
 
-runEnvConformance({
-  name: 'AgentGymWebShopEnv against dreamgym serve --env webshop',
-  makeEnv: () => new TimeLimit(new AgentGymWebShopEnv({ url: webshop.url, splits }), 15),
-});
+runEnvConformance(
+  {
+    name: 'AgentGymWebShopEnv against dreamgym serve --env webshop',
+    makeEnv: () => new TimeLimit(new AgentGymWebShopEnv({ url: webshop.url, splits }), 15),
+  },
+  { describe, it },
+);
 
-runEnvConformance({
-  name: 'AgentGymAlfWorldEnv against dreamgym serve --env household (/alfworld)',
-  makeEnv: () =>
-    new TimeLimit(new AgentGymAlfWorldEnv({ url: `${household.url}/alfworld`, splits }), 50),
-});
+runEnvConformance(
+  {
+    name: 'AgentGymAlfWorldEnv against dreamgym serve --env household (/alfworld)',
+    makeEnv: () =>
+      new TimeLimit(new AgentGymAlfWorldEnv({ url: `${household.url}/alfworld`, splits }), 50),
+  },
+  { describe, it },
+);
 
 /**
  * The webshop expert through the WebShop protocol: clickables come back lowercased, so the

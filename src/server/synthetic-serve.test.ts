@@ -28,10 +28,13 @@ afterAll(async () => {
   await served?.close();
 });
 
-runEnvConformance({
-  name: 'AgentGymWebShopEnv against dreamgym serve --env synthetic:webshop',
-  makeEnv: () => new TimeLimit(new AgentGymWebShopEnv({ url: served.url, splits }), 15),
-});
+runEnvConformance(
+  {
+    name: 'AgentGymWebShopEnv against dreamgym serve --env synthetic:webshop',
+    makeEnv: () => new TimeLimit(new AgentGymWebShopEnv({ url: served.url, splits }), 15),
+  },
+  { describe, it },
+);
 
 describe('serving the synthetic env', () => {
   it('writes the episodes remote clients play back to the buffer as synthetic', async () => {

@@ -34,19 +34,25 @@ const solve = async (observation: Observation, task: Task, history: readonly Ste
   return `go to ${holding ? game.target : game.start}`;
 };
 
-runEnvConformance({
-  name: 'agentgym:alfworld (registry entry, 50-step limit)',
-  makeEnv: () => agentgymEntry(`agentgym:alfworld@${fake.url}`).make({}),
-  task: agentgymTask('alfworld', 2421, 'put a apple in cabinet.'),
-  invalidAction: 'fly to the moon',
-});
+runEnvConformance(
+  {
+    name: 'agentgym:alfworld (registry entry, 50-step limit)',
+    makeEnv: () => agentgymEntry(`agentgym:alfworld@${fake.url}`).make({}),
+    task: agentgymTask('alfworld', 2421, 'put a apple in cabinet.'),
+    invalidAction: 'fly to the moon',
+  },
+  { describe, it },
+);
 
-runEnvConformance({
-  name: 'agentgym:alfworld without step limit, solved',
-  makeEnv: () => makeEnv(),
-  solve,
-  maxSteps: 8,
-});
+runEnvConformance(
+  {
+    name: 'agentgym:alfworld without step limit, solved',
+    makeEnv: () => makeEnv(),
+    solve,
+    maxSteps: 8,
+  },
+  { describe, it },
+);
 
 describe('AgentGymAlfWorldEnv', () => {
   it('resets to the game index in the text world and reads the task line', async () => {

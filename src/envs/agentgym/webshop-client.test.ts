@@ -42,18 +42,24 @@ const solve = async (
   return actions.includes(product) ? product : 'click[next >]';
 };
 
-runEnvConformance({
-  name: 'agentgym:webshop (registry entry, 15-step limit)',
-  makeEnv: () => agentgymEntry(`agentgym:webshop@${fake.url}`).make({}),
-  task: agentgymTask('webshop', 3, fakeWebShopGoal(3).instruction),
-});
+runEnvConformance(
+  {
+    name: 'agentgym:webshop (registry entry, 15-step limit)',
+    makeEnv: () => agentgymEntry(`agentgym:webshop@${fake.url}`).make({}),
+    task: agentgymTask('webshop', 3, fakeWebShopGoal(3).instruction),
+  },
+  { describe, it },
+);
 
-runEnvConformance({
-  name: 'agentgym:webshop without step limit, solved',
-  makeEnv: () => makeEnv(),
-  solve,
-  maxSteps: 10,
-});
+runEnvConformance(
+  {
+    name: 'agentgym:webshop without step limit, solved',
+    makeEnv: () => makeEnv(),
+    solve,
+    maxSteps: 10,
+  },
+  { describe, it },
+);
 
 describe('AgentGymWebShopEnv', () => {
   it('creates one session, resets it to the task index and fills in the instruction', async () => {

@@ -13,20 +13,26 @@ import { HouseholdWorld } from './world.ts';
 const testTasks = householdTasks('test', 12);
 const expert = new HouseholdExpert();
 
-runEnvConformance({
-  name: 'household',
-  makeEnv: () => makeHousehold({ split: 'test' }),
-  task: testTasks[0],
-  invalidAction: 'take the moon from the sky',
-});
+runEnvConformance(
+  {
+    name: 'household',
+    makeEnv: () => makeHousehold({ split: 'test' }),
+    task: testTasks[0],
+    invalidAction: 'take the moon from the sky',
+  },
+  { describe, it },
+);
 
-runEnvConformance({
-  name: 'household without step limit, driven by the expert',
-  makeEnv: () => new HouseholdEnv(),
-  solve: async (observation, task, history) =>
-    (await expert.act(observation, { task, history, rng: new Rng(0) })).action,
-  maxSteps: 30,
-});
+runEnvConformance(
+  {
+    name: 'household without step limit, driven by the expert',
+    makeEnv: () => new HouseholdEnv(),
+    solve: async (observation, task, history) =>
+      (await expert.act(observation, { task, history, rng: new Rng(0) })).action,
+    maxSteps: 30,
+  },
+  { describe, it },
+);
 
 const taskOf = (i: number) => testTasks[i] as Task;
 

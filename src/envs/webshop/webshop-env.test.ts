@@ -12,20 +12,26 @@ const catalog = { seed: 0, size: 1000 };
 const testTasks = webshopTasks(catalog, getCatalog(catalog), 'test', 20);
 const expert = new WebShopExpert();
 
-runEnvConformance({
-  name: 'webshop',
-  makeEnv: () => makeWebShop({ catalog }),
-  task: testTasks[0],
-  invalidAction: 'click[Buy Now]',
-});
+runEnvConformance(
+  {
+    name: 'webshop',
+    makeEnv: () => makeWebShop({ catalog }),
+    task: testTasks[0],
+    invalidAction: 'click[Buy Now]',
+  },
+  { describe, it },
+);
 
-runEnvConformance({
-  name: 'webshop without step limit, driven by the expert',
-  makeEnv: () => new WebShopEnv({ catalog }),
-  solve: async (observation, task, history) =>
-    (await expert.act(observation, { task, history, rng: new Rng(0) })).action,
-  maxSteps: 30,
-});
+runEnvConformance(
+  {
+    name: 'webshop without step limit, driven by the expert',
+    makeEnv: () => new WebShopEnv({ catalog }),
+    solve: async (observation, task, history) =>
+      (await expert.act(observation, { task, history, rng: new Rng(0) })).action,
+    maxSteps: 30,
+  },
+  { describe, it },
+);
 
 const goalOf = (i: number) => webshopSpec(testTasks[i] as Task).goal;
 

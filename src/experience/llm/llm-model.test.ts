@@ -291,11 +291,14 @@ describe('LlmExperienceModel in a SyntheticEnv', () => {
     expect(calls.at(-1)).toBeLessThan(instructions.length);
   });
 
-  runEnvConformance({
-    name: 'synthetic webshop (LLM model, echoing mock)',
-    makeEnv: () => new TimeLimit(synthetic(new LlmExperienceModel({ llm: echoLlm() })), 15),
-    invalidAction: 'click[Buy Now]',
-  });
+  runEnvConformance(
+    {
+      name: 'synthetic webshop (LLM model, echoing mock)',
+      makeEnv: () => new TimeLimit(synthetic(new LlmExperienceModel({ llm: echoLlm() })), 15),
+      invalidAction: 'click[Buy Now]',
+    },
+    { describe, it },
+  );
 });
 
 /**

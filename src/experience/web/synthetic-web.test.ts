@@ -30,11 +30,14 @@ const synthetic = () =>
     tasks: { tasks: () => tasks },
   });
 
-runEnvConformance({
-  name: 'synthetic web (LLM-free model, hand-made forum)',
-  makeEnv: () => new TimeLimit(synthetic(), 12),
-  invalidAction: 'click [999]',
-});
+runEnvConformance(
+  {
+    name: 'synthetic web (LLM-free model, hand-made forum)',
+    makeEnv: () => new TimeLimit(synthetic(), 12),
+    invalidAction: 'click [999]',
+  },
+  { describe, it },
+);
 
 describe('the web families in the LLM-free dispatch and fidelity', () => {
   it('gives web families the web model', () => {
