@@ -30,7 +30,7 @@ const SYNTHETIC_STEPS = Number(process.env.BENCH_SYNTHETIC_STEPS ?? 6000);
 const IMPORT_EPISODES = Number(process.env.BENCH_SERVER_IMPORT_EPISODES ?? 15_000);
 const SOAK_STEPS = Number(process.env.BENCH_SOAK_STEPS ?? 200_000);
 const PARTS = (process.env.BENCH_SERVER_PARTS ?? 'webshop,synthetic,soak').split(',');
-const bin = join(import.meta.dirname, '../bin/dreamgym.js');
+const bin = join(import.meta.dirname, '../scripts/dreamgym-dev.js');
 
 /** One scripted episode's next action, from the page text (WebShop protocol or in-process). */
 function nextAction(page: string, instruction: string): string {

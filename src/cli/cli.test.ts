@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTrajectories } from '../data/trajectory-file.ts';
 
-const bin = join(import.meta.dirname, '../../bin/dreamgym.js');
+const bin = join(import.meta.dirname, '../../scripts/dreamgym-dev.js');
 
 function dreamgym(args: string[], input?: string) {
   const result = spawnSync(process.execPath, [bin, ...args], {

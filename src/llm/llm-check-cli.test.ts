@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAiServer } from './testing/fake-openai-server.ts';
 import { writeTinyLlamaGguf } from './testing/tiny-gguf.ts';
 
-const bin = join(import.meta.dirname, '../../bin/dreamgym.js');
+const bin = join(import.meta.dirname, '../../scripts/dreamgym-dev.js');
 
 /** Runs the CLI asynchronously: the fake server lives in this process and must keep serving. */
 async function dreamgym(args: string[], nodeOptions: string[] = []) {

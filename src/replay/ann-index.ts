@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
-import usearch, { type Index } from 'usearch';
+import { createRequire } from 'node:module';
+import type { Index } from 'usearch';
+
+// usearch's ESM build finds its native addon by walking up from the caller's stack frame, which
+// under plain Node's ESM is a file:// URL it cannot walk: importing it recurses until the stack
+// overflows (usearch 2.25.3; tsx happens to hide this). Its CommonJS build finds the addon by
+// __dirname and loads everywhere.
+const usearch = createRequire(import.meta.url)('usearch') as typeof import('usearch').default;
 
 export interface AnnOptions {
   /** HNSW graph degree (M). Default 16. */

@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/testing/run-cli.ts';
 
-const bin = join(import.meta.dirname, '../../bin/dreamgym.js');
+const bin = join(import.meta.dirname, '../../scripts/dreamgym-dev.js');
 const tempDir = () => mkdtempSync(join(tmpdir(), 'dreamgym-buffer-errors-'));
 
 /** A failure that names the fix: exit 1, one `error:` line, no stack frames. */

@@ -1,4 +1,4 @@
-// Worker threads do not inherit a loader registered through tsx's API (as bin/dreamgym.js does),
+// Worker threads do not inherit a loader registered through tsx's API (as scripts/dreamgym-dev.js does),
 // so the encoder worker registers tsx itself before loading its TypeScript.
 import { register } from 'tsx/esm/api';
 

@@ -10,7 +10,7 @@ import { readTrajectories } from '../data/trajectory-file.ts';
 import { ReplayBuffer } from '../replay/replay-buffer.ts';
 import { webshopTrajectories } from '../replay/testing/fixtures.ts';
 
-const bin = join(import.meta.dirname, '../../bin/dreamgym.js');
+const bin = join(import.meta.dirname, '../../scripts/dreamgym-dev.js');
 let child: ChildProcess | undefined;
 afterEach(() => {
   child?.kill('SIGKILL');

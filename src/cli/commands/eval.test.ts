@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const bin = join(import.meta.dirname, '../../../bin/dreamgym.js');
+const bin = join(import.meta.dirname, '../../../scripts/dreamgym-dev.js');
 const dreamgym = (args: string[]) =>
   spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000 });
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-const bin = join(import.meta.dirname, '../../../bin/dreamgym.js');
+const bin = join(import.meta.dirname, '../../../scripts/dreamgym-dev.js');
 
 /**
  * Runs the `dreamgym` CLI in a child process, asynchronously, so that fake servers living in the

@@ -11,7 +11,7 @@ import {
 } from './testing/fake-alfworld-server.ts';
 import { type FakeWebShopServer, startFakeWebShopServer } from './testing/fake-webshop-server.ts';
 
-const bin = join(import.meta.dirname, '../../../bin/dreamgym.js');
+const bin = join(import.meta.dirname, '../../../scripts/dreamgym-dev.js');
 
 /** Runs the CLI without blocking this process, whose fake servers it talks to. */
 async function dreamgym(args: string[], input = '') {

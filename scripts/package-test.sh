@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The package as a user gets it: `npm pack`, install the tarball into a fresh project outside the
+# repo (no access to its sources), type-check and run examples/library/ and every TypeScript
+# example in README.md against the published types, run the conformance suite on a custom env
+# with vitest, and run the installed `dreamgym` command. Prints install time and size, with and
+# without the optional dependencies (node-llama-cpp). Run by .ci/run; `npm run test:package`.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$repo"
+tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -1)"
+echo "package: $(basename "$tarball"), $(du -k "$tarball" | cut -f1) KiB packed, $(tar -tzf "$tarball" | wc -l) files"
+
+install() { # install DIR [npm flags…]: the tarball alone, timed, then its size on disk
+  local dir="$1"; shift
+  mkdir -p "$dir" && cd "$dir"
+  printf '{ "name": "consumer", "private": true, "type": "module" }\n' > package.json
+  local start=$SECONDS
+  npm install --no-audit --no-fund --loglevel=error "$@" "$tarball" > /dev/null
+  echo "npm install dreamgym $*: $((SECONDS - start)) s, node_modules $(du -sm node_modules | cut -f1) MiB"
+}
+
+install "$work/slim" --omit=optional
+install "$work/consumer"
+# The user's own tools, beside the package.
+npm install --no-audit --no-fund --loglevel=error --save-dev \
+  typescript@5.9 vitest@4 @types/node@20 > /dev/null
+
+cp "$repo"/examples/library/*.ts "$repo/examples/library/tsconfig.json" .
+# Every ```ts block of the README becomes a file: they must compile against the package too.
+mkdir -p readme
+node -e '
+  const text = require("node:fs").readFileSync(process.argv[1], "utf8");
+  const blocks = [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  if (blocks.length === 0) throw new Error("README.md has no ```ts examples");
+  blocks.forEach((code, i) => require("node:fs").writeFileSync(`readme/example-${i + 1}.ts`, `export {};\n${code}`));
+  console.log(`README.md: ${blocks.length} TypeScript examples`);
+' "$repo/README.md"
+if grep -l "from '\./src/\|from \"\./src/" readme/*.ts; then
+  echo "README examples must import from 'dreamgym', not from the repo's sources" >&2
+  exit 1
+fi
+npx tsc -p tsconfig.json
+echo "type-check: examples/library and the README examples compile against the package"
+node out/synthetic.js
+npx vitest run custom-env.test.ts
+npx dreamgym --help > help.txt && grep -q "Usage: dreamgym" help.txt
+npx dreamgym collect --env webshop --policy expert --episodes 3 --out offline.jsonl
+test "$(wc -l < offline.jsonl)" -eq 3
+echo "package test passed"

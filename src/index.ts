@@ -1,0 +1,149 @@
+/**
+ * dreamgym: train LLM-agent policies with reinforcement learning on synthesized experience (after
+ * "Scaling Agent Learning via Experience Synthesis", DreamGym, 2025).
+ *
+ * The root entry holds the contracts and the main classes, in the order data flows through them:
+ * envs and their tasks, trajectories, the replay buffer, experience models and the synthetic env,
+ * policies, training, the curriculum, the LLM layer and embedders, and the whole pipeline. The
+ * built-in envs have entries of their own (`dreamgym/webshop`, `dreamgym/household`,
+ * `dreamgym/web`), and the test doubles live in `dreamgym/testing`.
+ *
+ * @packageDocumentation
+ */
+
+// Core types and errors.
+export {
+  ConfigError,
+  DataFormatError,
+  DreamGymError,
+  EnvClosedError,
+  EnvNotResetError,
+  EpisodeEndedError,
+  TaskError,
+} from './core/errors.ts';
+export { Rng } from './core/rng.ts';
+export {
+  finalReward,
+  isActionTemplate,
+  isSuccess,
+  type Observation,
+  type Provenance,
+  type Step,
+  type StepInfo,
+  type Task,
+  type Trajectory,
+  type Transition,
+  totalReward,
+  transitions,
+} from './core/types.ts';
+// The curriculum.
+export {
+  Curriculum,
+  type CurriculumConfig,
+  type CurriculumOptions,
+  DEFAULT_CURRICULUM_CONFIG,
+} from './curriculum/curriculum.ts';
+export type { TaskGenerator } from './curriculum/generators/generator.ts';
+export { offlineMutators } from './curriculum/generators/offline-mutators.ts';
+export { TaskPool, type TaskPoolOptions } from './curriculum/task-pool.ts';
+// Trajectory files.
+export {
+  readTrajectories,
+  readTrajectoriesStream,
+  TrajectoryFileNotFoundError,
+  TrajectoryWriteError,
+  TrajectoryWriter,
+  type TrajectoryWriterOptions,
+} from './data/trajectory-file.ts';
+export {
+  TRAJECTORY_FORMAT,
+  TRAJECTORY_FORMAT_VERSION,
+  TrajectoryFormatError,
+  validateTrajectory,
+} from './data/trajectory-format.ts';
+// Embedders.
+export type { Embedder } from './embed/embedder.ts';
+export { HashingEmbedder, type HashingEmbedderOptions } from './embed/hashing-embedder.ts';
+export { LlamaCppEmbedder, type LlamaCppEmbedderOptions } from './embed/llama-cpp-embedder.ts';
+export { OpenAiEmbedder, type OpenAiEmbedderOptions } from './embed/openai-embedder.ts';
+// The Env contract, the registry of named envs, wrappers.
+export type {
+  Env,
+  EnvEntry,
+  EnvOptions,
+  ResetInfo,
+  ResetOptions,
+  ResetResult,
+  StepResult,
+  TaskSource,
+  TaskSplit,
+} from './envs/env.ts';
+export { ENVS, envEntry } from './envs/registry.ts';
+export { TimeLimit } from './envs/wrappers/time-limit.ts';
+// Experience models and the synthetic env.
+export type {
+  ExperienceModel,
+  ExperiencePrediction,
+  ExperienceRequest,
+} from './experience/experience-model.ts';
+export { ExperienceModelError } from './experience/experience-model.ts';
+export { HouseholdExperienceModel } from './experience/household/household-model.ts';
+export { LlmExperienceModel, type LlmExperienceModelOptions } from './experience/llm/llm-model.ts';
+export { llmFreeModel } from './experience/llm-free.ts';
+export { NearestNeighborModel } from './experience/nearest-neighbor-model.ts';
+export { SyntheticEnv, type SyntheticEnvOptions } from './experience/synthetic-env.ts';
+export { WebExperienceModel } from './experience/web/web-model.ts';
+export { WebShopExperienceModel } from './experience/webshop/webshop-model.ts';
+// The LLM layer.
+export type {
+  ChatMessage,
+  ChatRole,
+  FinishReason,
+  LlmClient,
+  LlmRequest,
+  LlmResponse,
+  SamplingOptions,
+  TokenUsage,
+} from './llm/client.ts';
+export {
+  LlmAuthError,
+  LlmConnectionError,
+  LlmError,
+  LlmOutputError,
+  LlmRateLimitError,
+  LlmServerError,
+  LlmTimeoutError,
+} from './llm/errors.ts';
+export { LlamaCppClient, type LlamaCppClientOptions } from './llm/llama-cpp-client.ts';
+export { OpenAiClient, type OpenAiClientOptions } from './llm/openai-client.ts';
+export { type ResilientClientOptions, ResilientLlmClient } from './llm/resilient-client.ts';
+// The whole DreamGym loop from a config.
+export { loadRunConfig, parseRunConfig, RunConfig } from './pipeline/config.ts';
+export { type RunHooks, type RunSummary, runPipeline } from './pipeline/run.ts';
+// Policies.
+export { ChoicePolicy, type ChoicePolicyOptions } from './policy/choice/choice-policy.ts';
+export { LlmPolicy, type LlmPolicyOptions } from './policy/llm/llm-policy.ts';
+export type { Policy, PolicyAction, PolicyContext, TrainablePolicy } from './policy/policy.ts';
+export { makePolicy, POLICY_NAMES, type PolicyOptions } from './policy/registry.ts';
+// The replay buffer.
+export {
+  type BufferStats,
+  ReplayBuffer,
+  type ReplayBufferOptions,
+  type RetrievedTransition,
+  type SampleOptions,
+  type StoredTransition,
+} from './replay/replay-buffer.ts';
+// Training: episodes, rollouts, collection, behaviour cloning, GRPO and PPO.
+export { type BehaviourCloningOptions, behaviourCloning } from './rl/bc.ts';
+export { type CollectOptions, collect } from './rl/collect.ts';
+export { type EpisodeOptions, runEpisode } from './rl/episode.ts';
+export { type RolloutEpisode, type RolloutOptions, rollout } from './rl/rollout.ts';
+export {
+  DEFAULT_TRAINER_CONFIG,
+  type EvalMetrics,
+  evaluate,
+  type IterationMetrics,
+  type TrainerConfig,
+  train,
+} from './rl/trainer.ts';

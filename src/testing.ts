@@ -1,0 +1,27 @@
+/**
+ * Test doubles for code built on dreamgym: a scripted LLM, a deterministic embedder, fake
+ * OpenAI-compatible and AgentGym servers, a tiny trainable env, and the Env conformance suite,
+ * which takes your test runner's `describe` and `it`.
+ *
+ * @packageDocumentation
+ */
+export { MockEmbedder, type MockEmbedderOptions } from './embed/mock-embedder.ts';
+export {
+  FAKE_ALFWORLD_GAMES,
+  type FakeAlfWorldOptions,
+  type FakeAlfWorldServer,
+  startFakeAlfWorldServer,
+} from './envs/agentgym/testing/fake-alfworld-server.ts';
+export {
+  FAKE_WEBSHOP_GOALS,
+  type FakeWebShopOptions,
+  type FakeWebShopServer,
+  startFakeWebShopServer,
+} from './envs/agentgym/testing/fake-webshop-server.ts';
+export { type ConformanceOptions, runEnvConformance, type TestRunner } from './envs/conformance.ts';
+export { type MockAnswer, MockLlm, type MockLlmOptions } from './llm/mock-llm.ts';
+export {
+  FakeOpenAiServer,
+  type FakeOpenAiServerOptions,
+} from './llm/testing/fake-openai-server.ts';
+export { PickBanditEnv } from './rl/testing/bandit-env.ts';
