@@ -43,8 +43,21 @@ export {
   type CurriculumOptions,
   DEFAULT_CURRICULUM_CONFIG,
 } from './curriculum/curriculum.ts';
-export type { TaskGenerator } from './curriculum/generators/generator.ts';
+// Types and values the API above refers to.
+export type {
+  GenerationRequest,
+  GenerationResult,
+  TaskGenerator,
+} from './curriculum/generators/generator.ts';
 export { offlineMutators } from './curriculum/generators/offline-mutators.ts';
+export type { TaskSchedule } from './curriculum/schedule.ts';
+export type {
+  GroupStats,
+  PooledTask,
+  PoolFilter,
+  PoolIterationStats,
+  RewardStats,
+} from './curriculum/task-pool.ts';
 export { TaskPool, type TaskPoolOptions } from './curriculum/task-pool.ts';
 // Trajectory files.
 export {
@@ -87,13 +100,17 @@ export type {
   ExperienceRequest,
 } from './experience/experience-model.ts';
 export { ExperienceModelError } from './experience/experience-model.ts';
-export { HouseholdExperienceModel } from './experience/household/household-model.ts';
 export { LlmExperienceModel, type LlmExperienceModelOptions } from './experience/llm/llm-model.ts';
+export {
+  DEFAULT_LIMITS,
+  type DemonstrationFormatter,
+  type TextLimits,
+} from './experience/llm/prompt.ts';
 export { llmFreeModel } from './experience/llm-free.ts';
 export { NearestNeighborModel } from './experience/nearest-neighbor-model.ts';
 export { SyntheticEnv, type SyntheticEnvOptions } from './experience/synthetic-env.ts';
-export { WebExperienceModel } from './experience/web/web-model.ts';
-export { WebShopExperienceModel } from './experience/webshop/webshop-model.ts';
+export type { BackendAnswer, BackendRequest, ChatBackend } from './llm/backend.ts';
+export type { ResponseCache } from './llm/cache.ts';
 // The LLM layer.
 export type {
   ChatMessage,
@@ -103,8 +120,10 @@ export type {
   LlmRequest,
   LlmResponse,
   SamplingOptions,
+  TokenLogprob,
   TokenUsage,
 } from './llm/client.ts';
+export type { OutputProblem } from './llm/errors.ts';
 export {
   LlmAuthError,
   LlmConnectionError,
@@ -114,17 +133,35 @@ export {
   LlmServerError,
   LlmTimeoutError,
 } from './llm/errors.ts';
+export type { ConcurrencyLimiter } from './llm/limiter.ts';
 export { LlamaCppClient, type LlamaCppClientOptions } from './llm/llama-cpp-client.ts';
+export type { LlamaGpu } from './llm/llama-cpp-loader.ts';
+export type { StructuredOutputMode } from './llm/openai-client.ts';
 export { OpenAiClient, type OpenAiClientOptions } from './llm/openai-client.ts';
 export { type ResilientClientOptions, ResilientLlmClient } from './llm/resilient-client.ts';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './llm/retry.ts';
+export { globalLlmStats, LlmStats, type LlmStatsSnapshot, type TokenPrices } from './llm/stats.ts';
 // The whole DreamGym loop from a config.
 export { loadRunConfig, parseRunConfig, RunConfig } from './pipeline/config.ts';
+export type { EnvSetup, Evaluation } from './pipeline/experiment.ts';
 export { type RunHooks, type RunSummary, runPipeline } from './pipeline/run.ts';
 // Policies.
 export { ChoicePolicy, type ChoicePolicyOptions } from './policy/choice/choice-policy.ts';
+export type { FeatureSizes } from './policy/choice/features.ts';
+export { PolicyOutputError } from './policy/errors.ts';
 export { LlmPolicy, type LlmPolicyOptions } from './policy/llm/llm-policy.ts';
-export type { Policy, PolicyAction, PolicyContext, TrainablePolicy } from './policy/policy.ts';
+export type {
+  DecisionEvaluation,
+  Policy,
+  PolicyAction,
+  PolicyContext,
+  RecordedDecision,
+  TrainablePolicy,
+} from './policy/policy.ts';
 export { makePolicy, POLICY_NAMES, type PolicyOptions } from './policy/registry.ts';
+export type { AnnOptions } from './replay/ann-index.ts';
+export { BufferLockedError, BufferNotFoundError } from './replay/buffer-errors.ts';
+export type { RetrieveFilter } from './replay/filter-index.ts';
 // The replay buffer.
 export {
   type BufferStats,
@@ -134,11 +171,18 @@ export {
   type SampleOptions,
   type StoredTransition,
 } from './replay/replay-buffer.ts';
+export {
+  type ThreadedEncoderOptions,
+  ThreadedTransitionEncoder,
+} from './replay/threaded-encoder.ts';
+export type { KeyEncoder, TransitionKey } from './replay/transition-encoder.ts';
 // Training: episodes, rollouts, collection, behaviour cloning, GRPO and PPO.
 export { type BehaviourCloningOptions, behaviourCloning } from './rl/bc.ts';
 export { type CollectOptions, collect } from './rl/collect.ts';
 export { type EpisodeOptions, runEpisode } from './rl/episode.ts';
+export type { RolloutStep } from './rl/rollout.ts';
 export { type RolloutEpisode, type RolloutOptions, rollout } from './rl/rollout.ts';
+export type { TrainerIO, TrainerPolicy } from './rl/trainer.ts';
 export {
   DEFAULT_TRAINER_CONFIG,
   type EvalMetrics,
@@ -147,3 +191,4 @@ export {
   type TrainerConfig,
   train,
 } from './rl/trainer.ts';
+export type { BcMetrics, UpdateMetrics } from './rl/update.ts';

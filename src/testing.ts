@@ -18,10 +18,14 @@ export {
   type FakeWebShopServer,
   startFakeWebShopServer,
 } from './envs/agentgym/testing/fake-webshop-server.ts';
+export type { Faults, RecordedCall } from './envs/agentgym/testing/serve.ts';
 export { type ConformanceOptions, runEnvConformance, type TestRunner } from './envs/conformance.ts';
 export { type MockAnswer, MockLlm, type MockLlmOptions } from './llm/mock-llm.ts';
 export {
+  type FakeChatRequest,
+  type FakeFault,
   FakeOpenAiServer,
   type FakeOpenAiServerOptions,
+  type RecordedRequest,
 } from './llm/testing/fake-openai-server.ts';
 export { PickBanditEnv } from './rl/testing/bandit-env.ts';

@@ -5,6 +5,9 @@
  *
  * @packageDocumentation
  */
+
+export { parseWebAction } from './envs/web/browser/action.ts';
+export type { FlattenOptions } from './envs/web/browser/ax-tree.ts';
 export {
   BrowserEnv,
   type BrowserEnvOptions,
@@ -12,11 +15,15 @@ export {
   WEBARENA_MAX_STEPS,
 } from './envs/web/browser/browser-env.ts';
 export { isWebAppRef, WEB_APP_PREFIX, webAppEntry } from './envs/web/index.ts';
-export { BuiltInSites } from './envs/web/sites/builtin-sites.ts';
+export { BuiltInSites, builtInSiteUrl } from './envs/web/sites/builtin-sites.ts';
+export { type LoginHook, webarenaLoginHooks } from './envs/web/sites/logins.ts';
 export type { SiteProvider, SiteSession } from './envs/web/sites/site-provider.ts';
 export { UrlSites, type UrlSitesOptions } from './envs/web/sites/url-sites.ts';
+export { INSTANCE_HEADER, type WebAppDefinition } from './envs/web/sites/web-app.ts';
+export type { Evaluation, TaskEvaluator } from './envs/web/webarena/evaluator.ts';
 export {
   isWebArenaRef,
+  type LoadedConfig,
   loadWebArenaConfigs,
   WEBARENA_PREFIX,
   WebArenaConfigError,

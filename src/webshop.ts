@@ -4,6 +4,8 @@
  *
  * @packageDocumentation
  */
+
+export type { CatalogId, Product } from './envs/webshop/types.ts';
 export {
   type MakeWebShopOptions,
   makeWebShop,

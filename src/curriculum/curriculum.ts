@@ -21,6 +21,10 @@ import {
 } from './selection.ts';
 import type { PoolFilter, PoolIterationStats, TaskPool } from './task-pool.ts';
 
+/**
+ * How the curriculum picks tasks: by reward variance, at random, or not at all, and how many
+ * variations it adds.
+ */
 export interface CurriculumConfig {
   /** `variance` (DreamGym's), `random` (variations of random parents) or `off` (uniform seed tasks). */
   mode: CurriculumMode;
@@ -42,6 +46,9 @@ export const DEFAULT_CURRICULUM_CONFIG: CurriculumConfig = {
   seed: 0,
 };
 
+/**
+ * What a curriculum works with: the task pool, the env's train tasks and a generator of variations.
+ */
 export interface CurriculumOptions {
   pool: TaskPool;
   /**
@@ -53,6 +60,10 @@ export interface CurriculumOptions {
   generator?: TaskGenerator;
 }
 
+/**
+ * DreamGym's curriculum: each iteration, picks the tasks whose episode rewards varied most (the
+ * informative ones for GRPO) and adds harder variations of them.
+ */
 export class Curriculum implements TaskSchedule {
   readonly config: CurriculumConfig;
   /** What generators reported instead of variations (LLM failures, unusable answers). */

@@ -5,6 +5,7 @@
 import { Rng } from '../core/rng.ts';
 import type { Task } from '../core/types.ts';
 
+/** Chooses each iteration's training tasks and hears how their episodes went. */
 export interface TaskSchedule {
   /** The `count` distinct tasks to roll out in `iteration` (fewer if there are not that many). */
   next(iteration: number, count: number): Task[] | Promise<Task[]>;

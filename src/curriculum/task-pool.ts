@@ -16,6 +16,7 @@ import { normalizeInstruction, taskIdentity } from './task-identity.ts';
 /** An outcome reward at or above this is a success: WebShop's full score, a household goal reached. */
 export const SUCCESS_REWARD = 1;
 
+/** A task in the pool: whether a real env can build it, and the iteration that generated it. */
 export interface PooledTask {
   task: Task;
   /** A real env can build it (it has a spec its env accepts); otherwise it is synthetic-only. */
@@ -24,6 +25,7 @@ export interface PooledTask {
   createdIteration?: number;
 }
 
+/** Which pooled tasks to list. */
 export interface PoolFilter {
   env?: string;
   origin?: Task['origin'];
@@ -65,6 +67,7 @@ export interface PoolIterationStats {
   meanReward: number;
 }
 
+/** Where the pool lives: a SQLite file, or memory when no path is given. */
 export interface TaskPoolOptions {
   /** Database file; `:memory:` (the default) for a throw-away pool. */
   path?: string;
@@ -77,6 +80,10 @@ interface SumsRow {
   successes: number;
 }
 
+/**
+ * The curriculum's task pool in SQLite: seed and generated tasks with the rewards of their
+ * episodes.
+ */
 export class TaskPool {
   readonly path: string;
   private readonly db: Database.Database;
@@ -119,6 +126,7 @@ export class TaskPool {
     return this.entries.size;
   }
 
+  /** The pooled task with this id, if any. */
   get(id: string): PooledTask | undefined {
     return this.entries.get(id);
   }
@@ -277,6 +285,7 @@ export class TaskPool {
     });
   }
 
+  /** Closes the database. */
   close(): void {
     if (this.db.open) this.db.close();
   }

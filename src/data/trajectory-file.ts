@@ -33,6 +33,7 @@ export class TrajectoryWriteError extends DreamGymError {
   override name = 'TrajectoryWriteError';
 }
 
+/** How a trajectory writer opens its file. */
 export interface TrajectoryWriterOptions {
   /** Keep the trajectories already in the file and add after them. Default false: replace the file. */
   append?: boolean;

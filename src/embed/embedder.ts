@@ -6,6 +6,7 @@ export interface Embedder {
   /** Identifies the embedding space: vectors from embedders with different ids never mix. */
   readonly id: string;
   readonly dimensions: number;
+  /** One vector per text, in order. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
 

@@ -1,6 +1,7 @@
 import type { Embedder } from './embedder.ts';
 import { normalize } from './embedder.ts';
 
+/** The hashing embedder's dimensions, character n-grams and weights. */
 export interface HashingEmbedderOptions {
   /** Vector size. Default 256. */
   dimensions?: number;

@@ -5,6 +5,7 @@ import { type LlamaGpu, loadGguf } from '../llm/llama-cpp-loader.ts';
 import type { Embedder } from './embedder.ts';
 import { normalize } from './embedder.ts';
 
+/** Which GGUF file to embed with, and how. */
 export interface LlamaCppEmbedderOptions {
   /** Path of a local GGUF embedding model (or any model llama.cpp can pool). */
   gguf: string;
@@ -35,6 +36,7 @@ export class LlamaCppEmbedder implements Embedder {
     this.dimensions = model.embeddingVectorSize;
   }
 
+  /** Loads a GGUF embedding model in-process (needs the optional node-llama-cpp package). */
   static async load(options: LlamaCppEmbedderOptions): Promise<LlamaCppEmbedder> {
     const { model } = await loadGguf(options.gguf, options.gpu);
     const contextSize = options.contextSize ?? Math.min(model.trainContextSize, 2048);
@@ -70,6 +72,7 @@ export class LlamaCppEmbedder implements Embedder {
     return vectors;
   }
 
+  /** Frees the loaded model. */
   async close(): Promise<void> {
     await this.context.dispose();
     await this.model.dispose();

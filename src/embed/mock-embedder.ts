@@ -2,6 +2,7 @@ import { Rng } from '../core/rng.ts';
 import type { Embedder } from './embedder.ts';
 import { normalize } from './embedder.ts';
 
+/** The mock embedder's dimensions, a fixed vector if wanted, and its id. */
 export interface MockEmbedderOptions {
   /** Default 8. */
   dimensions?: number;

@@ -11,6 +11,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from '../llm/retr
 import type { Embedder } from './embedder.ts';
 import { normalize } from './embedder.ts';
 
+/** An OpenAI-compatible embeddings endpoint and its limits. */
 export interface OpenAiEmbedderOptions extends OpenAiConnectionOptions {
   /** The embedding model the server knows, e.g. `text-embedding-3-small` or `BAAI/bge-m3`. */
   model: string;

@@ -5,6 +5,7 @@ import { isActionTemplate, type Observation, type Step, type Task } from '../cor
 import { fillTemplate } from './actions.ts';
 import type { Env, StepResult } from './env.ts';
 
+/** The env under test and how the suite may drive it. */
 export interface ConformanceOptions {
   /** Shown in the test names. */
   name: string;
@@ -28,7 +29,9 @@ export interface ConformanceOptions {
  * `describe` and `it` all fit; the suite asserts with `node:assert`, whose errors every runner reports.
  */
 export interface TestRunner {
+  /** Groups tests under a name. */
   describe(name: string, body: () => void): unknown;
+  /** Registers one asynchronous test. */
   it(name: string, body: () => Promise<void>): unknown;
 }
 

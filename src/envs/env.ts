@@ -18,27 +18,40 @@ import type { Observation, StepInfo, Task } from '../core/types.ts';
 export interface Env {
   /** Env family, e.g. `webshop`. Tasks with another `env` are refused. */
   readonly name: string;
+  /** Starts an episode: the given task, or one drawn from the env's tasks by `seed`. */
   reset(options?: ResetOptions): Promise<ResetResult>;
+  /**
+   * Takes one action. An invalid action changes nothing, earns 0 and says why in
+   * `info.invalidAction`.
+   */
   step(action: string): Promise<StepResult>;
+  /** Frees what the env holds; idempotent. A closed env refuses to run. */
   close(): Promise<void>;
 }
 
+/** What `Env.reset` may be told: the task to run, or a seed to draw one. */
 export interface ResetOptions {
   task?: Task;
   seed?: number;
 }
 
+/** The first observation of an episode and its task. */
 export interface ResetResult {
   observation: Observation;
   info: ResetInfo;
 }
 
+/** What `reset` says besides the observation: the episode's task. */
 export interface ResetInfo {
   /** The task this episode runs. */
   task: Task;
   [key: string]: unknown;
 }
 
+/**
+ * The outcome of one step, Gymnasium-shaped: `terminated` is the task's own end, `truncated` an
+ * outside cut-off.
+ */
 export interface StepResult {
   observation: Observation;
   reward: number;
@@ -53,6 +66,7 @@ export interface TaskSource {
   tasks(split: TaskSplit, count?: number): Task[];
 }
 
+/** A task split: train tasks for learning, test tasks held out for evaluation. */
 export type TaskSplit = 'train' | 'test';
 
 /** Options every built-in env understands; each env reads the ones that apply to it. */
@@ -63,6 +77,7 @@ export interface EnvOptions {
   catalogSize?: number;
 }
 
+/** A named env's recipe in the registry: how to make it and its task splits. */
 export interface EnvEntry {
   description: string;
   /** The step limit `make` applies unless `options.maxSteps` says otherwise. */

@@ -14,6 +14,9 @@ const webshopOptions = (o: EnvOptions) => ({
   ...(o.split !== undefined && { split: o.split }),
 });
 
+/**
+ * The built-in envs by name; `envEntry` also resolves `web:…`, `webarena@…` and `agentgym:…` names.
+ */
 export const ENVS: Record<string, EnvEntry> = {
   webshop: {
     description: 'text web shop after WebShop: search[query], click[label]; generated catalog',

@@ -31,6 +31,7 @@ export interface ExperienceModel {
   readonly id: string;
   /** The first observation of an episode of `task`; `demonstrations` are real episode starts. */
   initial(task: Task, demonstrations: readonly RetrievedTransition[]): Promise<Observation>;
+  /** The next state, reward and termination after `request.action`. */
   predict(request: ExperienceRequest): Promise<ExperiencePrediction>;
 }
 

@@ -7,6 +7,10 @@ import type { ReplayBuffer, RetrieveFilter } from '../replay/replay-buffer.ts';
 import type { TransitionKey } from '../replay/transition-encoder.ts';
 import type { ExperienceModel } from './experience-model.ts';
 
+/**
+ * What a synthetic env runs on: the experience model, the buffer its demonstrations come from, and
+ * how many per step.
+ */
 export interface SyntheticEnvOptions {
   /** Env family the experience is about (`webshop`); tasks of other families are refused. */
   env: string;

@@ -19,6 +19,9 @@ export interface ChatBackend {
   readonly server: string;
   /** The model name; part of every cache key. */
   readonly model: string;
+  /**
+   * One attempt at the request; throws `LlmError`s, with `retryable` set where a retry may help.
+   */
   complete(request: BackendRequest): Promise<BackendAnswer>;
   /** Frees what the backend holds (a loaded model); a no-op for HTTP backends. */
   close?(): Promise<void>;
@@ -32,6 +35,7 @@ export interface BackendRequest extends SamplingOptions {
   signal: AbortSignal;
 }
 
+/** A backend's raw answer to one attempt. */
 export interface BackendAnswer {
   text: string;
   finishReason: FinishReason;

@@ -13,7 +13,9 @@ export interface CachedAnswer {
 
 /** Stores answers by request key, for reproducible reruns and to skip paying twice. */
 export interface ResponseCache {
+  /** The cached answer for a request key, if any. */
   get(key: string): Promise<CachedAnswer | undefined>;
+  /** Stores an answer under a request key. */
   set(key: string, answer: CachedAnswer): Promise<void>;
 }
 

@@ -8,8 +8,10 @@ import type { LlmStatsSnapshot, TokenUsage } from './stats.ts';
 
 export type { TokenUsage };
 
+/** Who speaks a chat message. */
 export type ChatRole = 'system' | 'user' | 'assistant';
 
+/** One message of a chat. */
 export interface ChatMessage {
   role: ChatRole;
   content: string;
@@ -46,11 +48,13 @@ export interface LlmRequest<T = undefined> extends SamplingOptions {
 /** Why the model stopped: its own end or a stop string, the token limit, or anything else. */
 export type FinishReason = 'stop' | 'length' | 'content-filter' | 'other';
 
+/** A generated token and its log-probability. */
 export interface TokenLogprob {
   token: string;
   logprob: number;
 }
 
+/** An LLM's answer with its accounting: tokens, latency, attempts, repairs and cache hits. */
 export interface LlmResponse<T = undefined> {
   text: string;
   /** The parsed, schema-valid answer when the request had a schema; `undefined` otherwise. */
@@ -71,9 +75,14 @@ export interface LlmResponse<T = undefined> {
   warnings: string[];
 }
 
+/** What the experience model, the LLM policy, task generators and judges call an LLM through. */
 export interface LlmClient {
   /** Names the backend and model, e.g. `openai:qwen2.5-7b` or `llama-cpp:tiny.gguf`. */
   readonly id: string;
+  /**
+   * Sends a chat request: retried, limited and accounted; parsed and validated when it has a
+   * schema.
+   */
   chat<T = undefined>(request: LlmRequest<T>): Promise<LlmResponse<T>>;
   /** This client's counters: calls, retries, failures, repairs, cache hits, tokens, cost, latency. */
   stats(): LlmStatsSnapshot;

@@ -29,6 +29,7 @@ export interface LlamaCppBackendOptions {
   gpu?: LlamaGpu;
 }
 
+/** Which GGUF file to run, and the shared client settings (retries, limits, cache, prices). */
 export interface LlamaCppClientOptions
   extends LlamaCppBackendOptions,
     Omit<ResilientClientOptions, 'maxConcurrency' | 'limiter'> {}
@@ -40,6 +41,7 @@ export interface LlamaCppClientOptions
  * call; close() frees them.
  */
 export class LlamaCppClient extends ResilientLlmClient {
+  /** Loads a GGUF model in-process (needs the optional node-llama-cpp package). */
   static async load(options: LlamaCppClientOptions): Promise<LlamaCppClient> {
     const backend = await LlamaCppBackend.load(options);
     return new LlamaCppClient(backend, { ...options, maxConcurrency: backend.sequences });

@@ -10,6 +10,7 @@ import { checkAnswer } from './structured.ts';
  */
 export type MockAnswer = string | Error | number | boolean | null | object;
 
+/** The mock's scripted answers. */
 export interface MockLlmOptions {
   /** Answers in call order, or a function of the request and its 0-based index. */
   answers:

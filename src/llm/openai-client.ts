@@ -27,6 +27,10 @@ export interface OpenAiBackendOptions extends OpenAiConnectionOptions {
   strictSchema?: boolean;
 }
 
+/**
+ * An OpenAI-compatible server, model and the shared client settings (retries, limits, cache,
+ * prices).
+ */
 export interface OpenAiClientOptions extends OpenAiBackendOptions, ResilientClientOptions {}
 
 /**

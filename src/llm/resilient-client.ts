@@ -11,6 +11,7 @@ import type { LlmStatsSnapshot, TokenPrices } from './stats.ts';
 import { globalLlmStats, LlmStats } from './stats.ts';
 import { checkAnswer, toJsonSchema } from './structured.ts';
 
+/** Retries, timeouts, concurrency, cache and accounting around a backend. */
 export interface ResilientClientOptions {
   /** Deadline of each request, ms. Default 60 000. */
   timeoutMs?: number;

@@ -1,5 +1,6 @@
 import { LlmAbortedError, LlmError, LlmRateLimitError } from './errors.ts';
 
+/** How many times and how long apart to retry a retryable failure. */
 export interface RetryPolicy {
   /** Requests sent again after a retryable failure, at most. Default 3. */
   maxRetries: number;
@@ -9,6 +10,7 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
+/** 3 retries with exponential back-off from 500 ms. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetries: 3,
   initialDelayMs: 500,

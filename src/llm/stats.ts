@@ -20,6 +20,7 @@ export interface LatencySummary {
   max: number;
 }
 
+/** An LLM client's counters at one moment. */
 export interface LlmStatsSnapshot {
   /** chat() calls that went to the backend (cache hits are not calls). */
   calls: number;
@@ -66,11 +67,13 @@ export class LlmStats {
 
   constructor(private readonly parent?: LlmStats) {}
 
+  /** Adds one to a counter. */
   count(counter: LlmCounter): void {
     this.counts[counter]++;
     this.parent?.count(counter);
   }
 
+  /** Adds an answer's tokens, and their cost when prices are known. */
   addUsage(usage: TokenUsage, prices?: TokenPrices): void {
     this.tokens.prompt += usage.promptTokens;
     this.tokens.completion += usage.completionTokens;
@@ -83,11 +86,13 @@ export class LlmStats {
     this.parent?.addUsage(usage, prices);
   }
 
+  /** Records a successful call's wall time. */
   addLatency(ms: number): void {
     this.latencies.push(ms);
     this.parent?.addLatency(ms);
   }
 
+  /** The counters now, with latency percentiles. */
   snapshot(): LlmStatsSnapshot {
     const sorted = [...this.latencies].sort((a, b) => a - b);
     const at = (q: number) =>

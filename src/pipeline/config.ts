@@ -87,6 +87,7 @@ export async function loadRunConfig(path: string): Promise<RunConfig> {
   return parseRunConfig(raw ?? {}, path);
 }
 
+/** Validates a run config object (from JSON or YAML), naming the first wrong field and its fix. */
 export function parseRunConfig(raw: unknown, source = 'config'): RunConfig {
   const parsed = RunConfig.safeParse(raw);
   if (!parsed.success) {

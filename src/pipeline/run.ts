@@ -24,6 +24,7 @@ import {
   syntheticFactory,
 } from './experiment.ts';
 
+/** What a run measured: interactions, LLM use, wall time and the evaluations after each stage. */
 export interface RunSummary {
   /** Real env steps: offline data, S2R training, and held-out evaluation. */
   realInteractions: { offline: number; s2r: number; evaluation: number };
@@ -36,9 +37,11 @@ export interface RunSummary {
   afterS2r?: Evaluation;
 }
 
+/** Ways to change or watch a run from code. */
 export interface RunHooks {
   /** A curriculum for the synthetic stage; default: reward variance with the offline mutators. */
   curriculum?: (setup: EnvSetup, config: RunConfig) => TaskSchedule | undefined;
+  /** Called with each progress line. */
   onProgress?: (line: string) => void;
 }
 

@@ -11,6 +11,7 @@ export interface PolicyContext {
   rng: Rng;
 }
 
+/** A policy's decision: the action, and what sampling policies know about it. */
 export interface PolicyAction {
   action: string;
   /** Log-probability of the action under the policy, for policies that sample. */
@@ -24,6 +25,7 @@ export interface PolicyAction {
 export interface Policy {
   /** Recorded as the trajectory's `policyId`, e.g. `expert(eps=0.3)`. */
   readonly id: string;
+  /** Chooses the next action for the observation. */
   act(observation: Observation, context: PolicyContext): Promise<PolicyAction>;
 }
 
@@ -53,7 +55,9 @@ export interface DecisionEvaluation {
  * is the algorithm's business (PPO, GRPO, BC), the policy's is to score actions.
  */
 export interface TrainablePolicy extends Policy {
+  /** log π, entropy and V of recorded decisions under the current weights, differentiably. */
   evaluate(decisions: readonly RecordedDecision[]): DecisionEvaluation;
   readonly variables: Variable[];
+  /** Writes the weights (and what is needed to load them) to a folder. */
   save(dir: string): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { LlmPolicy, type LlmPolicyOptions } from './llm/llm-policy.ts';
 import type { Policy } from './policy.ts';
 import { RandomPolicy } from './random-policy.ts';
 
+/** What `makePolicy` may need: the env, an expert's mistake rate, or the LLM policy's settings. */
 export interface PolicyOptions {
   /** Env family the policy will act in (experts are per env). */
   env: string;
@@ -53,6 +54,7 @@ const POLICIES: Record<string, (o: PolicyOptions) => Policy> = {
   },
 };
 
+/** The names `makePolicy` knows. */
 export const POLICY_NAMES = Object.keys(POLICIES);
 
 /** A policy by name; an unknown name lists the known ones. */

@@ -9,6 +9,7 @@ import type { Index } from 'usearch';
 // __dirname and loads everywhere.
 const usearch = createRequire(import.meta.url)('usearch') as typeof import('usearch').default;
 
+/** HNSW settings of the approximate nearest-neighbour index. */
 export interface AnnOptions {
   /** HNSW graph degree (M). Default 16. */
   connectivity?: number;

@@ -29,6 +29,7 @@ import { BufferSchemaError, migrate } from './schema.ts';
 import { ThreadedTransitionEncoder } from './threaded-encoder.ts';
 import type { KeyEncoder, TransitionKey } from './transition-encoder.ts';
 
+/** Where a buffer lives and how it embeds, indexes and locks. */
 export interface ReplayBufferOptions {
   /** Database file; `:memory:` (the default) for a throw-away buffer. */
   path?: string;
@@ -83,6 +84,7 @@ export interface RetrievedTransition extends StoredTransition {
   similarity: number;
 }
 
+/** How `sample` draws: the share of real transitions, recency weighting, the env and the random stream. */
 export interface SampleOptions {
   /** Share of real transitions (real-offline and real-online) in the sample; default: as stored. */
   realShare?: number;
@@ -93,6 +95,7 @@ export interface SampleOptions {
   rng?: Rng;
 }
 
+/** What a buffer holds: trajectories, transitions, distinct observations, success rate, counts by env, size, retrieval index and encoder. */
 export interface BufferStats {
   trajectories: number;
   transitions: number;
@@ -125,7 +128,7 @@ const SLICE_MS = 4;
  * The replay buffer: trajectories with provenance in SQLite (WAL), every transition embedded for
  * similarity retrieval. Retrieval is exact (sqlite-vec) up to `annThreshold` transitions and
  * approximate (HNSW, persisted beside the database as `<path>.usearch`) beyond, its candidates
- * filtered in memory ({@link FilterIndex}). Writes run one at a time, each one transaction; bulk
+ * filtered in memory (`FilterIndex`). Writes run one at a time, each one transaction; bulk
  * writes embed on a worker thread ({@link ThreadedTransitionEncoder}) while writing.
  */
 export class ReplayBuffer {
@@ -484,6 +487,7 @@ export class ReplayBuffer {
     return ids.map((id) => byId.get(id) as StoredTransition);
   }
 
+  /** What the buffer holds now (see `BufferStats`). */
   stats(): BufferStats {
     this.assertIdle('stats');
     const rows = this.db

@@ -13,6 +13,7 @@ import {
 /** How long close() waits for the worker to stop before leaving it to the process's exit. */
 const CLOSE_TIMEOUT_MS = 5000;
 
+/** The threaded encoder's hashing embedder, weights and the batch size that goes to the worker. */
 export interface ThreadedEncoderOptions {
   /** The hashing embedder of each part. Default: 128 dimensions (384 for the whole key). */
   hashing?: HashingEmbedderOptions;
@@ -22,7 +23,7 @@ export interface ThreadedEncoderOptions {
 }
 
 /**
- * The default transition encoder: a hashing {@link TransitionEncoder} that encodes big batches on
+ * The default transition encoder: a hashing `TransitionEncoder` that encodes big batches on
  * a worker thread, so that a bulk `ReplayBuffer.add` embeds its next chunk while the main thread
  * writes the current one to SQLite. Vectors and id are exactly those of the same encoder on the
  * main thread (same code, same options). Small batches — retrieval queries — stay on the calling

@@ -16,6 +16,7 @@ export interface TransitionKey {
 export interface KeyEncoder {
   readonly id: string;
   readonly dimensions: number;
+  /** One vector per transition key, in order. */
   encode(keys: readonly TransitionKey[]): Promise<Float32Array[]>;
   /** Gets ready for a bulk batch ahead of time (starts a worker thread, say). */
   warm?(): Promise<void>;

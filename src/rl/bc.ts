@@ -3,6 +3,7 @@ import { finalReward, type Step, type Trajectory } from '../core/types.ts';
 import type { RecordedDecision, TrainablePolicy } from '../policy/policy.ts';
 import { type BcMetrics, bcUpdate } from './update.ts';
 
+/** Which episodes behaviour cloning learns from (by reward), and its epochs, minibatch size, learning rate and seed. */
 export interface BehaviourCloningOptions {
   /** Keep trajectories whose final reward is at least this (1 = successes only). Default 1. */
   minReward?: number;

@@ -4,6 +4,7 @@ import type { Env } from '../envs/env.ts';
 import type { Policy } from '../policy/policy.ts';
 import { runEpisode } from './episode.ts';
 
+/** The env, policy, tasks and number of episodes to collect. */
 export interface CollectOptions {
   env: Env;
   policy: Policy;

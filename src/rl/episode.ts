@@ -5,6 +5,7 @@ import type { Env } from '../envs/env.ts';
 import { PolicyOutputError } from '../policy/errors.ts';
 import type { Policy, PolicyAction } from '../policy/policy.ts';
 
+/** The task, seed and provenance of one episode. */
 export interface EpisodeOptions {
   task?: Task;
   /** Seeds the env's task draw (when no task is given) and the policy's random stream. */
@@ -20,7 +21,7 @@ export interface EpisodeOptions {
  * Plays one episode of `policy` in `env` and records it as a {@link Trajectory}. Stops when the
  * env terminates or truncates; an env that does neither within `maxSteps` is a bug, so it throws.
  * A policy that cannot produce an action ({@link PolicyOutputError}) ends the episode as
- * truncated (`info.truncatedBy: 'policy-error'`); see {@link policyErrorStep}.
+ * truncated (`info.truncatedBy: 'policy-error'`); see `policyErrorStep`.
  */
 export async function runEpisode(
   env: Env,

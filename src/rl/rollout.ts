@@ -15,6 +15,7 @@ export interface RolloutStep extends RecordedDecision {
   value: number;
 }
 
+/** One episode of a rollout, with what training needs beside the trajectory. */
 export interface RolloutEpisode {
   trajectory: Trajectory;
   /** The task id: GRPO compares episodes of the same group. */
@@ -24,6 +25,7 @@ export interface RolloutEpisode {
   bootstrapValue: number;
 }
 
+/** What to roll out: env, policy, tasks, group size and concurrency. */
 export interface RolloutOptions {
   /** Makes one env per concurrent worker. */
   makeEnv: () => Env;
@@ -36,6 +38,7 @@ export interface RolloutOptions {
   /** Each episode's seed derives from this, its task index and its group member index. */
   seed: number;
   provenance: Provenance;
+  /** Called as each episode ends. */
   onEpisode?: (episode: RolloutEpisode) => void;
 }
 

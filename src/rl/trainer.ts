@@ -26,6 +26,7 @@ export interface TrainerPolicy extends TrainablePolicy {
   temperature: number;
 }
 
+/** The trainer's algorithm and hyper-parameters. */
 export interface TrainerConfig {
   /** `grpo`: group-relative outcome advantages, no critic. `ppo`: GAE with the value head. */
   algo: 'grpo' | 'ppo';
@@ -61,6 +62,7 @@ export interface TrainerConfig {
   maxEpisodeSteps: number;
 }
 
+/** The trainer's defaults: GRPO, 20 iterations. */
 export const DEFAULT_TRAINER_CONFIG: TrainerConfig = {
   algo: 'grpo',
   iterations: 20,
@@ -82,6 +84,7 @@ export const DEFAULT_TRAINER_CONFIG: TrainerConfig = {
   maxEpisodeSteps: 15,
 };
 
+/** Success rate, mean reward and mean steps of an evaluation. */
 export interface EvalMetrics {
   episodes: number;
   successRate: number;
@@ -89,6 +92,9 @@ export interface EvalMetrics {
   meanSteps: number;
 }
 
+/**
+ * One training iteration's rollout, update and evaluation figures, as metrics.jsonl records them.
+ */
 export interface IterationMetrics {
   iteration: number;
   /** Seconds per stage. */
@@ -106,6 +112,7 @@ export interface IterationMetrics {
   eval?: EvalMetrics;
 }
 
+/** What the trainer trains, where, on which tasks, and where it writes. */
 export interface TrainerIO {
   policy: TrainerPolicy;
   /** The env to train in: the real env, or DreamGym's synthetic one. */
@@ -118,6 +125,7 @@ export interface TrainerIO {
   outDir?: string;
   /** Continue from `outDir/checkpoint` (the policy must already hold its weights). */
   resume?: boolean;
+  /** Called after each iteration with its metrics. */
   onIteration?: (metrics: IterationMetrics) => void;
   /** Picks each iteration's tasks (a curriculum); default: a seeded uniform sample of trainTasks. */
   schedule?: TaskSchedule;

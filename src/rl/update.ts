@@ -26,6 +26,7 @@ export interface UpdateOptions extends PpoLossOptions {
   seed?: number;
 }
 
+/** One policy update's losses, entropy, approximate KL, clip fraction and gradient norm. */
 export interface UpdateMetrics {
   policyLoss: number;
   valueLoss: number;
@@ -102,6 +103,7 @@ export function ppoUpdate(
   };
 }
 
+/** Behaviour cloning's negative log-likelihood and minibatch count. */
 export interface BcMetrics {
   /** Mean negative log-likelihood of the demonstrated actions, over the last epoch. */
   nll: number;

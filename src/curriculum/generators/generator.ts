@@ -10,6 +10,7 @@ import type { TaskPool } from '../task-pool.ts';
 /** What a generator may see of the pool: its tasks (for examples and known values) and its duplicates check. */
 export type PoolView = Pick<TaskPool, 'tasks' | 'isDuplicate'>;
 
+/** What a generator is asked: which tasks to vary, how many variations, and the pool so far. */
 export interface GenerationRequest {
   parent: Task;
   /** At most this many variations. */
@@ -18,13 +19,18 @@ export interface GenerationRequest {
   rng: Rng;
 }
 
+/** What a generator made: the new tasks, and warnings for requests it could not serve. */
 export interface GenerationResult {
   /** New tasks (`origin: 'generated'`, `parentId` set), none a duplicate of a pooled task or of each other. */
   tasks: Task[];
   warnings: string[];
 }
 
+/**
+ * Makes harder or different variations of tasks for the curriculum (an LLM, or offline mutators).
+ */
 export interface TaskGenerator {
   readonly name: string;
+  /** Variations of the requested tasks, and what went wrong with the rest. */
   generate(request: GenerationRequest): Promise<GenerationResult>;
 }

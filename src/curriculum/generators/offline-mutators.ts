@@ -11,6 +11,7 @@ const MUTATORS: Readonly<Record<string, TaskGenerator>> = {
   household: householdMutator,
 };
 
+/** The built-in envs' offline mutators as one generator, chosen by the parent task's env. */
 export const offlineMutators: TaskGenerator = {
   name: 'offline-mutators',
   async generate(request) {

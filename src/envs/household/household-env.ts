@@ -14,6 +14,7 @@ import { generateScene } from './scene.ts';
 import { householdSpec, householdTask, householdTasks, TEST_TASK_COUNT } from './tasks.ts';
 import { HouseholdWorld } from './world.ts';
 
+/** Which task split a household env draws from, and how many train tasks. */
 export interface HouseholdOptions {
   /** Split that `reset({ seed })` draws tasks from when no task is given. Default `train`. */
   split?: TaskSplit;
@@ -138,6 +139,7 @@ export class HouseholdEnv implements Env, TaskSource {
   }
 }
 
+/** `HouseholdOptions` and the step limit of `makeHousehold`. */
 export interface MakeHouseholdOptions extends HouseholdOptions {
   /** Step limit (ALFWorld's usual evaluation budget of 50). */
   maxSteps?: number;

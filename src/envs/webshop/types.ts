@@ -8,6 +8,7 @@ export interface OptionGroup {
   values: string[];
 }
 
+/** A product of the generated catalog. */
 export interface Product {
   /** Ten characters, `B0` + 8 upper-case letters or digits, unique in the catalog. */
   asin: string;

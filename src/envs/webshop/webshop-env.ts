@@ -24,6 +24,7 @@ import { webshopReward } from './reward.ts';
 import { type CatalogSearch, catalogSearch, MAX_RESULTS, RESULTS_PER_PAGE } from './search.ts';
 import type { CatalogId, Product, WebShopTaskSpec } from './types.ts';
 
+/** Which catalog and task split a webshop env uses, and how many train tasks. */
 export interface WebShopOptions {
   /** Which generated catalog to shop in. Default `{ seed: 0, size: 1000 }`. */
   catalog?: Partial<CatalogId>;
@@ -260,6 +261,7 @@ export class WebShopEnv implements Env, TaskSource {
   }
 }
 
+/** `WebShopOptions` and the step limit of `makeWebShop`. */
 export interface MakeWebShopOptions extends WebShopOptions {
   /** Step limit (WebShop's default of 15). */
   maxSteps?: number;

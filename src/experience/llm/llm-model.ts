@@ -22,6 +22,7 @@ import {
   resolvePromptOptions,
 } from './prompt.ts';
 
+/** The LLM, prompt and sampling settings of the LLM experience model. */
 export interface LlmExperienceModelOptions extends PromptOptions {
   /** The reasoning LLM: any server (vLLM, SGLang, Ollama, a hosted API) or a local GGUF model. */
   llm: LlmClient;

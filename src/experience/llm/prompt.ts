@@ -12,7 +12,7 @@ import { envDescriptionFor } from './env-descriptions.ts';
 
 /**
  * Character limits for the texts a prompt quotes (the state budget). Longer texts keep their head
- * and tail; longer accessibility-tree pages are pruned instead ({@link fitText}).
+ * and tail; longer accessibility-tree pages are pruned instead (`fitText`).
  */
 export interface TextLimits {
   /** The current state. Default 6,000: the model must see the whole page it acts on. */
@@ -25,6 +25,7 @@ export interface TextLimits {
   demonstrationActions: number;
 }
 
+/** Default character budgets of the prompt's parts. */
 export const DEFAULT_LIMITS: TextLimits = {
   state: 6_000,
   history: 1_000,

@@ -29,6 +29,7 @@ export type FakeFault =
   /** Chat: the first half of the answer, with finish_reason "length". */
   | { kind: 'truncated' };
 
+/** A chat request as the fake server received it. */
 export interface FakeChatRequest {
   model: string;
   messages: Array<{ role: string; content: string }>;
@@ -38,6 +39,7 @@ export interface FakeChatRequest {
   [option: string]: unknown;
 }
 
+/** A request the fake server received. */
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -47,6 +49,7 @@ export interface RecordedRequest {
   fault?: FakeFault;
 }
 
+/** The fake server's models, API key, latency, JSON-schema support, replies and embedding size. */
 export interface FakeOpenAiServerOptions {
   /** Models served; other names get 404. Default ['fake-model']. */
   models?: string[];
@@ -65,6 +68,10 @@ export interface FakeOpenAiServerOptions {
   embeddingDimensions?: number;
 }
 
+/**
+ * A local OpenAI-compatible server for tests: /v1/chat/completions and /v1/embeddings with scripted
+ * replies, recorded requests and injectable faults.
+ */
 export class FakeOpenAiServer {
   /** Base URL with /v1, for `baseURL`. */
   readonly url: string;
@@ -83,6 +90,7 @@ export class FakeOpenAiServer {
     this.url = `http://127.0.0.1:${port}/v1`;
   }
 
+  /** Starts the fake server on a free local port. */
   static async start(options: FakeOpenAiServerOptions = {}): Promise<FakeOpenAiServer> {
     const http = createServer();
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -110,6 +118,7 @@ export class FakeOpenAiServer {
     return this.requests.filter((r) => r.method === 'POST' && r.path.endsWith(path));
   }
 
+  /** Stops the server. */
   async close(): Promise<void> {
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));

@@ -25,6 +25,7 @@ import {
 import { ChoiceNetwork, type NetworkWeights } from './network.ts';
 import { proposeQueries } from './query-proposer.ts';
 
+/** The choice policy's seed, hidden size, feature sizes, sampling temperature and query proposals. */
 export interface ChoicePolicyOptions {
   /** Seeds the initial weights. */
   seed?: number;
@@ -200,6 +201,7 @@ export class ChoicePolicy implements TrainablePolicy {
     return policy;
   }
 
+  /** Frees the policy's tensors. */
   dispose(): void {
     this.network.dispose();
   }

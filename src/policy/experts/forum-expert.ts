@@ -5,6 +5,7 @@ import { forumTemplateOf } from '../../envs/web/sites/forum/forum-tasks.ts';
 import type { Policy, PolicyAction, PolicyContext } from '../policy.ts';
 import { ForumPage, isPressed } from './forum-expert-page.ts';
 
+/** The forum expert's mistake rate. */
 export interface ForumExpertOptions {
   /**
    * Chance of a realistic mistake at each decision: a wrong link, a premature stop, a typo in

@@ -21,6 +21,7 @@ import {
 import { HouseholdWorld, type ObjectState } from '../../envs/household/world.ts';
 import type { Policy, PolicyAction, PolicyContext } from '../policy.ts';
 
+/** The household expert's mistake rate. */
 export interface HouseholdExpertOptions {
   /**
    * Chance of a mistake at each decision. 0 plays perfectly; 0.3 gives offline data with
@@ -39,7 +40,7 @@ const MISREAD = /^misread the task as: (.+) \(noise\)$/;
  * replays the episode's commands on it, so it always knows where everything is — an expert, for
  * collecting offline data, never a learned policy.
  *
- * Each decision it re-plans the shortest way to the goal from the true state ({@link solve}: go
+ * Each decision it re-plans the shortest way to the goal from the true state (`solve`: go
  * where the object is, open, take, go to the appliance and treat, go to the target, open, move)
  * and takes the first step. With probability ε it errs instead, in one of the ways ALFWorld agents
  * do. Slips cost steps and re-planning recovers from them: going to the wrong place, looking

@@ -9,6 +9,7 @@ import {
 } from '../../envs/formats/alfworld-grammar.ts';
 import type { Policy, PolicyAction, PolicyContext } from '../policy.ts';
 
+/** The household explorer's mistake rate. */
 export interface HouseholdExplorerOptions {
   /** Chance of a random admissible command instead of the planned one. Default 0. */
   epsilon?: number;

@@ -19,6 +19,7 @@ import {
   typeInto,
 } from './store-expert-page.ts';
 
+/** The store expert's mistake rate. */
 export interface StoreExpertOptions {
   /**
    * Chance of a realistic mistake at each decision: a wrong link, a wrong value typed, a stop

@@ -6,6 +6,7 @@ import { BUTTONS } from '../../envs/webshop/pages.ts';
 import type { Goal } from '../../envs/webshop/types.ts';
 import type { Policy, PolicyAction, PolicyContext } from '../policy.ts';
 
+/** The webshop expert's mistake rate. */
 export interface WebShopExpertOptions {
   /**
    * Chance of a realistic mistake at each decision: a vaguer query, a wrong item, a missed or

@@ -18,6 +18,7 @@ import {
   retryMessage,
 } from './prompt.ts';
 
+/** The LLM, prompt and sampling settings of the LLM policy. */
 export interface LlmPolicyOptions extends PromptOptions {
   /** The model that acts: any OpenAI-compatible server, a local GGUF model, or `MockLlm` in tests. */
   llm: LlmClient;

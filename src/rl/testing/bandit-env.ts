@@ -18,6 +18,7 @@ export class PickBanditEnv implements Env {
   private closed = false;
   private current: Observation | undefined;
 
+  /** The first `count` tasks of the bandit. */
   static tasks(count = 30): Task[] {
     return Array.from({ length: count }, (_, i) => {
       const colour = COLOURS[i % COLOURS.length] as string;

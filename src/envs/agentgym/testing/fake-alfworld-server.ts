@@ -47,11 +47,15 @@ interface Info {
   deleted: boolean;
 }
 
+/**
+ * A running fake ALFWorld server: its URL, the calls it received, faults to inject, and close().
+ */
 export interface FakeAlfWorldServer extends FakeServer {
   /** Session ids closed through `/close`. */
   readonly closed: number[];
 }
 
+/** Options of the fake ALFWorld server: whether it serves `/close`, and its step limit. */
 export interface FakeAlfWorldOptions {
   /** Serve `/close`; the server in WooooDyy/AgentGym has none (404), later ones do. Default true. */
   withClose?: boolean;
@@ -61,6 +65,10 @@ export interface FakeAlfWorldOptions {
   maxEpisodeSteps?: number;
 }
 
+/**
+ * Starts a fake AgentGym ALFWorld server on a free local port, with scripted games and injectable
+ * faults.
+ */
 export async function startFakeAlfWorldServer(
   options: FakeAlfWorldOptions = {},
 ): Promise<FakeAlfWorldServer> {

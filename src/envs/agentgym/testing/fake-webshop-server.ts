@@ -84,6 +84,7 @@ interface Session {
   options: Record<string, string>;
 }
 
+/** A running fake WebShop server: its URL, the calls it received, faults to inject, and close(). */
 export interface FakeWebShopServer extends FakeServer {
   /** `env_idx`es closed through `/close`. */
   readonly closed: number[];
@@ -91,11 +92,16 @@ export interface FakeWebShopServer extends FakeServer {
   openSessions(): number[];
 }
 
+/** Options of the fake WebShop server. */
 export interface FakeWebShopOptions {
   /** Serve `/close` (AgentGym added it later; older servers answer 404). Default true. */
   withClose?: boolean;
 }
 
+/**
+ * Starts a fake AgentGym WebShop server on a free local port, with scripted goals and injectable
+ * faults.
+ */
 export async function startFakeWebShopServer(
   options: FakeWebShopOptions = {},
 ): Promise<FakeWebShopServer> {

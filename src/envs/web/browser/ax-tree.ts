@@ -71,15 +71,16 @@ export const WEBARENA_EMPTY_ROLES: readonly string[] = [
   'listitem',
 ];
 
+/** How the accessibility tree is flattened into WebArena's text format. */
 export interface FlattenOptions {
   /**
    * The id printed for a node, called once per shown node in line order (so an allocator sees
    * nodes in document order). Default: the node's `backendDOMNodeId`, as WebArena prints.
    */
   idOf?: (node: AxNode) => number;
-  /** Properties never printed. Default {@link WEBARENA_IGNORED_PROPERTIES}. */
+  /** Properties never printed. Default `WEBARENA_IGNORED_PROPERTIES`. */
   ignoredProperties?: readonly string[];
-  /** Roles pruned when nameless and property-less. Default {@link WEBARENA_EMPTY_ROLES}. */
+  /** Roles pruned when nameless and property-less. Default `WEBARENA_EMPTY_ROLES`. */
   emptyRoles?: readonly string[];
   /**
    * Print the node's value (typed text, chosen option) as a `value:` property. WebArena does not,
@@ -108,7 +109,7 @@ export interface FlattenOptions {
 
 /**
  * Flattens a captured tree to WebArena's text. Ignored nodes and nameless, property-less nodes of
- * {@link WEBARENA_EMPTY_ROLES} (and nameless list items) are not printed; their children are, one
+ * `WEBARENA_EMPTY_ROLES` (and nameless list items) are not printed; their children are, one
  * level up. Nodes repeated in CDP's list are read once; child ids missing from it are skipped.
  */
 export function flattenAxTree(nodes: readonly AxNode[], options: FlattenOptions = {}): FlatTree {

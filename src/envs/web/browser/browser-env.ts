@@ -25,6 +25,7 @@ import { acquireSharedBrowser, type BrowserLease } from './shared-browser.ts';
 /** WebArena's step limit. */
 export const WEBARENA_MAX_STEPS = 30;
 
+/** The sites, tasks, evaluator and browser settings of a browser env. */
 export interface BrowserEnvOptions {
   /** Env family; tasks with another `env` are refused. E.g. `web:forum`, `webarena`. */
   name: string;
@@ -96,7 +97,7 @@ interface Running {
  * reward 0, `info.invalidAction` says why. Invalid steps count towards `maxSteps`. A navigation
  * that fails or times out shows as an `Error:` line of the next observation (and Chromium's error
  * page where it has one). `goto` is refused for URLs outside the task's sites. If the browser
- * crashes, `step` throws {@link BrowserCrashedError} and the next `reset` relaunches it.
+ * crashes, `step` throws `BrowserCrashedError` and the next `reset` relaunches it.
  *
  * `close()` closes the context, disposes the site session, closes `sites` and releases the
  * shared browser (the last env to close it ends the Chromium process).

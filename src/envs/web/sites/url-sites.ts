@@ -62,6 +62,7 @@ export function sitesFromEnv(env: NodeJS.ProcessEnv = process.env): Record<strin
   return urls;
 }
 
+/** Sites at URLs you give, and how to log in to them. */
 export interface UrlSitesOptions {
   /** Site name → base URL of the user's deployment; e.g. `{ ...sitesFromEnv(), ...parseSiteFlags(flags) }`. */
   urls: Record<string, string>;

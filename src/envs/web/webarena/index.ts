@@ -30,6 +30,7 @@ export function parseWebArenaRef(ref: string): string {
   return path;
 }
 
+/** Where the WebArena sites are, their logins, the judge LLM for fuzzy-match evaluators, and how configs split into train and test. */
 export interface WebArenaEntryOptions {
   /** `--site NAME=URL` pairs; they override WebArena's env variables. */
   sites?: readonly string[];
