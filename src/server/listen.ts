@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { WebSocketServer } from 'ws';
 import { ConfigError } from '../core/errors.ts';
 import type { EnvServer } from './app.ts';
-import { SmallWebSocketServer } from './websocket/websocket-server.ts';
+import { WS_GOING_AWAY } from './ws.ts';
 
 export interface ListenOptions {
   /** Interface to bind. Default 127.0.0.1: reachable from this machine only. */
@@ -29,7 +30,8 @@ export async function listen(
 ): Promise<ListeningServer> {
   const host = options.host ?? '127.0.0.1';
   const wanted = options.port ?? DEFAULT_PORT;
-  const webSockets = new SmallWebSocketServer(server.maxBodyBytes);
+  // Messages over the body limit close their connection with 1009, as bodies get 413.
+  const webSockets = new WebSocketServer({ noServer: true, maxPayload: server.maxBodyBytes });
   // @hono/node-server's default overrideGlobalObjects stays on: hono's bodyLimit re-wraps a
   // chunked request with `new Request(raw)`, which only the adapter's own Request accepts.
   const http = serve({
@@ -57,6 +59,7 @@ export async function listen(
     url: `http://${hostInUrl}:${port}`,
     port,
     close: async () => {
+      for (const ws of webSockets.clients) ws.close(WS_GOING_AWAY, 'server shutting down');
       webSockets.close();
       await server.close();
       http.closeAllConnections();

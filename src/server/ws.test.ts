@@ -145,6 +145,29 @@ describe("OpenEnv's WebSocket session at /openenv/ws, over a loopback socket", (
     expect(await second.next()).toEqual({ close: { code: 1013, reason: 'server full' } });
   });
 
+  it('closes a connection that sends a message over the body limit with 1009, freeing its session', async () => {
+    const { url, sessions } = await serve({ maxBodyBytes: 1_000 });
+    const ws = client(url);
+    await ws.next();
+    ws.send({ type: 'reset' });
+    await ws.message();
+    ws.send({ type: 'step', data: { action: `search[${'x'.repeat(2_000)}]` } });
+    expect(await ws.next()).toMatchObject({ close: { code: 1009 } });
+    await sessionsDrain(sessions);
+  });
+
+  it('says 1001 to every client when the server shuts down', async () => {
+    const { url } = await serve();
+    const a = client(url);
+    const b = client(url);
+    await a.next();
+    await b.next();
+    await running?.close();
+    running = undefined;
+    const going = { close: { code: 1001, reason: 'server shutting down' } };
+    expect([await a.next(), await b.next()]).toEqual([going, going]);
+  });
+
   it('frees the session of a client that vanishes without closing', async () => {
     const { url, sessions } = await serve();
     const ws = client(url);

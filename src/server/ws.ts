@@ -13,7 +13,12 @@ import {
 } from './openenv-protocol.ts';
 import type { Session } from './session.ts';
 import { check } from './validation.ts';
-import { CloseCode } from './websocket/frames.ts';
+
+/** WebSocket close codes (RFC 6455 §7.4.1) the server sends. */
+const CLOSE_NORMAL = 1000;
+/** Sent to every client when the server shuts down. */
+export const WS_GOING_AWAY = 1001;
+const CLOSE_TRY_AGAIN_LATER = 1013;
 
 /** OpenEnv's WebSocket error codes (`WSErrorCode`). */
 type ErrorCode =
@@ -62,10 +67,10 @@ export function openenvWebSocket(ctx: ServerContext) {
                 max_sessions: ctx.sessions.maxSessions,
               }),
             });
-            ws.close(CloseCode.tryAgainLater, capacity ? 'server full' : 'env failed to start');
+            ws.close(CLOSE_TRY_AGAIN_LATER, capacity ? 'server full' : 'env failed to start');
             return;
           }
-          session.onClose((reason) => ws.close(CloseCode.normal, `session closed: ${reason}`));
+          session.onClose((reason) => ws.close(CLOSE_NORMAL, `session closed: ${reason}`));
         }),
       onMessage: (event, ws) =>
         enqueue(async () => {
@@ -118,7 +123,7 @@ async function answer(
     } else if (message.type === 'state') {
       send(ws, 'state', openenvState(session.peek()));
     } else {
-      ws.close(CloseCode.normal, 'closed by the client');
+      ws.close(CLOSE_NORMAL, 'closed by the client');
     }
   } catch (error) {
     if (!(error instanceof DreamGymError))
