@@ -7,19 +7,9 @@ import {
   LlmServerError,
   LlmTimeoutError,
 } from './errors.ts';
-import { backoffDelay, DEFAULT_RETRY_POLICY, withRetries } from './retry.ts';
+import { withRetries } from './retry.ts';
 
 const policy = { maxRetries: 3, initialDelayMs: 1, maxDelayMs: 1_000 };
-
-describe('backoffDelay', () => {
-  it('doubles per retry, jitters within the upper half, and stays under the cap', () => {
-    const p = DEFAULT_RETRY_POLICY;
-    expect(backoffDelay(0, p, () => 0)).toBe(250);
-    expect(backoffDelay(0, p, () => 1)).toBe(500);
-    expect(backoffDelay(3, p, () => 0)).toBe(2_000);
-    expect(backoffDelay(20, p, () => 1)).toBe(p.maxDelayMs);
-  });
-});
 
 describe('withRetries', () => {
   it('retries retryable errors until success and reports each retry', async () => {

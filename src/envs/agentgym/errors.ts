@@ -20,6 +20,8 @@ export class AgentGymHttpError extends DreamGymError {
     readonly fix: string,
     /** The HTTP status, when the server answered. */
     readonly status?: number,
+    /** A retry may succeed: a 503, or a connection that failed before the request was sent. */
+    readonly retryable = false,
   ) {
     super(`${site.server}: ${site.call} ${problem}. ${fix}`);
   }

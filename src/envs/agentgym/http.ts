@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { withRetries } from '../../core/retry.ts';
 import { AgentGymHttpError, AgentGymProtocolError, type CallSite } from './errors.ts';
 
 export interface HttpOptions {
@@ -10,7 +10,7 @@ export interface HttpOptions {
   timeoutMs: number;
   /** Extra attempts after a 503 or a failed connection; never after a timeout or another status. */
   retries: number;
-  /** Wait before the first retry, doubled for each further one. */
+  /** Wait before the first retry, doubled for each further one (with jitter: half fixed, half random). */
   backoffMs: number;
 }
 
@@ -73,7 +73,7 @@ export class JsonHttpClient {
     };
   }
 
-  private async request<T>(
+  private request<T>(
     method: 'GET' | 'POST',
     path: string,
     body: unknown,
@@ -81,8 +81,7 @@ export class JsonHttpClient {
   ): Promise<T> {
     const site = this.site(method, path);
     const { retries, backoffMs, timeoutMs } = this.options;
-    for (let attempt = 0; ; attempt++) {
-      const canRetry = attempt < retries;
+    const attempt = async (n: number): Promise<T> => {
       let response: Response;
       let text: string;
       try {
@@ -104,23 +103,22 @@ export class JsonHttpClient {
           );
         }
         const code = connectionCode(error);
-        if (canRetry && (method === 'GET' || NOT_SENT.has(code))) {
-          await sleep(backoffMs * 2 ** attempt);
-          continue;
-        }
         throw new AgentGymHttpError(
           site,
-          `could not reach the server (${code}) after ${attempt + 1} attempt${attempt === 0 ? '' : 's'}`,
+          `could not reach the server (${code}) after ${n + 1} attempt${n === 0 ? '' : 's'}`,
           'Check that the AgentGym server is running and listening at that URL (AgentGym starts them with e.g. `webshop --host 0.0.0.0 --port 36001`).',
+          undefined,
+          method === 'GET' || NOT_SENT.has(code),
         );
       }
-      if (response.status === 503 && canRetry) {
-        await sleep(backoffMs * 2 ** attempt);
-        continue;
-      }
-      if (!response.ok) throw statusError(site, response.status, text, attempt + 1);
+      if (!response.ok) throw statusError(site, response.status, text, n + 1);
       return parseBody(site, text, schema);
-    }
+    };
+    return withRetries(
+      attempt,
+      { maxRetries: retries, initialDelayMs: backoffMs, maxDelayMs: 30_000 },
+      { retryable: (error) => error instanceof AgentGymHttpError && error.retryable },
+    );
   }
 }
 
@@ -148,6 +146,7 @@ function statusError(site: CallSite, status: number, text: string, attempts: num
       `was refused with HTTP 503 (unavailable) ${attempts} times`,
       'The server is overloaded or still starting: wait and run again, or allow more attempts with the http.retries option.',
       status,
+      true,
     );
   }
   const fix =
