@@ -23,9 +23,9 @@ install() { # install DIR [npm flags…]: the tarball alone, timed, then its siz
 
 install "$work/slim" --omit=optional
 install "$work/consumer"
-# The user's own tools, beside the package.
+# The user's own tools beside the package, and the AI SDK (an optional peer) with one provider.
 npm install --no-audit --no-fund --loglevel=error --save-dev \
-  typescript@5.9 vitest@4 @types/node@20 > /dev/null
+  typescript@5.9 vitest@4 @types/node@20 zod@4 ai@6 @ai-sdk/anthropic@3 > /dev/null
 
 cp "$repo"/examples/library/*.ts "$repo/examples/library/tsconfig.json" .
 # Every ```ts block of the README becomes a file: they must compile against the package too.

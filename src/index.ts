@@ -2,16 +2,16 @@
  * dreamgym: train LLM-agent policies with reinforcement learning on synthesized experience (after
  * "Scaling Agent Learning via Experience Synthesis", DreamGym, 2025).
  *
- * The root entry holds the contracts and the main classes, in the order data flows through them:
+ * The root entry holds the contracts and the main classes:
  * envs and their tasks, trajectories, the replay buffer, experience models and the synthetic env,
  * policies, training, the curriculum, the LLM layer and embedders, and the whole pipeline. The
  * built-in envs have entries of their own (`dreamgym/webshop`, `dreamgym/household`,
- * `dreamgym/web`), and the test doubles live in `dreamgym/testing`.
+ * `dreamgym/web`), and the test doubles live in `dreamgym/testing`. Exports are listed by source
+ * path (core, curriculum, data, embed, envs, experience, llm, pipeline, policy, replay, rl).
  *
  * @packageDocumentation
  */
 
-// Core types and errors.
 export {
   ConfigError,
   DataFormatError,
@@ -36,14 +36,12 @@ export {
   totalReward,
   transitions,
 } from './core/types.ts';
-// The curriculum.
 export {
   Curriculum,
   type CurriculumConfig,
   type CurriculumOptions,
   DEFAULT_CURRICULUM_CONFIG,
 } from './curriculum/curriculum.ts';
-// Types and values the API above refers to.
 export type {
   GenerationRequest,
   GenerationResult,
@@ -59,7 +57,6 @@ export type {
   RewardStats,
 } from './curriculum/task-pool.ts';
 export { TaskPool, type TaskPoolOptions } from './curriculum/task-pool.ts';
-// Trajectory files.
 export {
   readTrajectories,
   readTrajectoriesStream,
@@ -74,12 +71,10 @@ export {
   TrajectoryFormatError,
   validateTrajectory,
 } from './data/trajectory-format.ts';
-// Embedders.
 export type { Embedder } from './embed/embedder.ts';
 export { HashingEmbedder, type HashingEmbedderOptions } from './embed/hashing-embedder.ts';
 export { LlamaCppEmbedder, type LlamaCppEmbedderOptions } from './embed/llama-cpp-embedder.ts';
 export { OpenAiEmbedder, type OpenAiEmbedderOptions } from './embed/openai-embedder.ts';
-// The Env contract, the registry of named envs, wrappers.
 export type {
   Env,
   EnvEntry,
@@ -93,7 +88,6 @@ export type {
 } from './envs/env.ts';
 export { ENVS, envEntry } from './envs/registry.ts';
 export { TimeLimit } from './envs/wrappers/time-limit.ts';
-// Experience models and the synthetic env.
 export type {
   ExperienceModel,
   ExperiencePrediction,
@@ -109,9 +103,9 @@ export {
 export { llmFreeModel } from './experience/llm-free.ts';
 export { NearestNeighborModel } from './experience/nearest-neighbor-model.ts';
 export { SyntheticEnv, type SyntheticEnvOptions } from './experience/synthetic-env.ts';
+export { AiSdkBackend, AiSdkClient, type AiSdkClientOptions } from './llm/ai-sdk-client.ts';
 export type { BackendAnswer, BackendRequest, ChatBackend } from './llm/backend.ts';
 export type { ResponseCache } from './llm/cache.ts';
-// The LLM layer.
 export type {
   ChatMessage,
   ChatRole,
@@ -141,11 +135,9 @@ export { OpenAiClient, type OpenAiClientOptions } from './llm/openai-client.ts';
 export { type ResilientClientOptions, ResilientLlmClient } from './llm/resilient-client.ts';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './llm/retry.ts';
 export { globalLlmStats, LlmStats, type LlmStatsSnapshot, type TokenPrices } from './llm/stats.ts';
-// The whole DreamGym loop from a config.
 export { loadRunConfig, parseRunConfig, RunConfig } from './pipeline/config.ts';
 export type { EnvSetup, Evaluation } from './pipeline/experiment.ts';
 export { type RunHooks, type RunSummary, runPipeline } from './pipeline/run.ts';
-// Policies.
 export { ChoicePolicy, type ChoicePolicyOptions } from './policy/choice/choice-policy.ts';
 export type { FeatureSizes } from './policy/choice/features.ts';
 export { PolicyOutputError } from './policy/errors.ts';
@@ -161,22 +153,16 @@ export type {
 export { makePolicy, POLICY_NAMES, type PolicyOptions } from './policy/registry.ts';
 export type { AnnOptions } from './replay/ann-index.ts';
 export { BufferLockedError, BufferNotFoundError } from './replay/buffer-errors.ts';
+export type { BufferStats } from './replay/buffer-stats.ts';
 export type { RetrieveFilter } from './replay/filter-index.ts';
-// The replay buffer.
-export {
-  type BufferStats,
-  ReplayBuffer,
-  type ReplayBufferOptions,
-  type RetrievedTransition,
-  type SampleOptions,
-  type StoredTransition,
-} from './replay/replay-buffer.ts';
+export { ReplayBuffer, type ReplayBufferOptions } from './replay/replay-buffer.ts';
+export type { SampleOptions } from './replay/sampling.ts';
+export type { RetrievedTransition, StoredTransition } from './replay/stored-transition.ts';
 export {
   type ThreadedEncoderOptions,
   ThreadedTransitionEncoder,
 } from './replay/threaded-encoder.ts';
 export type { KeyEncoder, TransitionKey } from './replay/transition-encoder.ts';
-// Training: episodes, rollouts, collection, behaviour cloning, GRPO and PPO.
 export { type BehaviourCloningOptions, behaviourCloning } from './rl/bc.ts';
 export { type CollectOptions, collect } from './rl/collect.ts';
 export { type EpisodeOptions, runEpisode } from './rl/episode.ts';

@@ -2,7 +2,9 @@
 // experience model (LLM-free, then an LLM one) → steps. Run by `npm run test:package` from the
 // installed tarball, so it compiles against the published types.
 import assert from 'node:assert/strict';
+import { MockLanguageModelV3 } from 'ai/test';
 import {
+  AiSdkClient,
   collect,
   envEntry,
   LlmExperienceModel,
@@ -13,6 +15,7 @@ import {
 } from 'dreamgym';
 import { MockLlm } from 'dreamgym/testing';
 import { makeWebShop, WebShopExpert } from 'dreamgym/webshop';
+import { z } from 'zod';
 
 // 1. Offline real experience: a noisy scripted expert in the real webshop env.
 const real = makeWebShop({ split: 'train' });
@@ -67,6 +70,26 @@ const next = await dream.step('search[stapler]');
 assert.equal(next.observation.text, '[Back to Search]\nPage 1 (Total results: 0)');
 assert.equal(llm.requests.length > 0, true);
 console.log(`LLM synthetic step: ${llm.requests.length} LLM call(s), next state as scripted`);
+
+// 5. Any Vercel AI SDK model as the LLM (here the SDK's own mock model; `ai` is a peer dependency).
+const aiModel = new MockLanguageModelV3({
+  doGenerate: async () => ({
+    content: [{ type: 'text', text: '{"greeting": "hello"}' }],
+    finishReason: { unified: 'stop', raw: 'stop' },
+    usage: {
+      inputTokens: { total: 3, noCache: 3, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 4, text: 4, reasoning: undefined },
+    },
+    warnings: [],
+  }),
+});
+const sdk = new AiSdkClient({ model: aiModel });
+const hello = await sdk.chat({
+  messages: [{ role: 'user', content: 'Say hello as JSON.' }],
+  schema: z.object({ greeting: z.string() }),
+});
+assert.deepEqual(hello.json, { greeting: 'hello' });
+console.log(`AI SDK client: ${sdk.id} answered ${JSON.stringify(hello.json)}`);
 
 await synthetic.close();
 await dream.close();

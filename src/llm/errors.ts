@@ -163,13 +163,15 @@ export class LlmRequestError extends LlmError {
   override name = 'LlmRequestError';
 }
 
-/** `node-llama-cpp` (an optional dependency) is not installed. */
+/** A backend's package is not installed: `node-llama-cpp` (optional) or `ai` (a peer). */
 export class LlmBackendMissingError extends LlmError {
   override name = 'LlmBackendMissingError';
-  constructor(readonly packageName: string) {
-    super(
-      `${packageName} is not installed, so local GGUF models cannot run. Run "npm install ${packageName}" (it is an optional dependency: "npm ci --omit=optional" leaves it out), or point at an OpenAI-compatible server instead.`,
-    );
+  /** `message` says what cannot run and how to install it; the default is node-llama-cpp's. */
+  constructor(
+    readonly packageName: string,
+    message = `${packageName} is not installed, so local GGUF models cannot run. Run "npm install ${packageName}" (it is an optional dependency: "npm ci --omit=optional" leaves it out), or point at an OpenAI-compatible server instead.`,
+  ) {
+    super(message);
   }
 }
 

@@ -73,7 +73,7 @@ export function errorDetail(error: InstanceType<typeof OpenAI.APIError>): string
  * Retry-After in ms: `retry-after-ms` (OpenAI's), else `retry-after` in seconds or as an HTTP
  * date. Undefined when absent or unreadable, and the back-off applies.
  */
-function retryAfterMs(headers: Headers | undefined): number | undefined {
+export function retryAfterMs(headers: Headers | undefined): number | undefined {
   const ms = Number(headers?.get('retry-after-ms') ?? Number.NaN);
   if (Number.isFinite(ms) && ms >= 0) return ms;
   const value = headers?.get('retry-after');
