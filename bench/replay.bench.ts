@@ -17,7 +17,8 @@ import { webshopTasks } from '../src/envs/webshop/goals.ts';
 import { makeWebShop } from '../src/envs/webshop/webshop-env.ts';
 import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
 import { RandomPolicy } from '../src/policy/random-policy.ts';
-import { ReplayBuffer, type RetrievedTransition } from '../src/replay/replay-buffer.ts';
+import { ReplayBuffer } from '../src/replay/replay-buffer.ts';
+import type { RetrievedTransition } from '../src/replay/stored-transition.ts';
 import { collect } from '../src/rl/collect.ts';
 import { measure } from './measure.ts';
 

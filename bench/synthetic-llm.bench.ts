@@ -21,7 +21,8 @@ import { SyntheticEnv } from '../src/experience/synthetic-env.ts';
 import { MockLlm } from '../src/llm/mock-llm.ts';
 import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
 import { RandomPolicy } from '../src/policy/random-policy.ts';
-import { ReplayBuffer, type RetrieveFilter } from '../src/replay/replay-buffer.ts';
+import type { RetrieveFilter } from '../src/replay/filter-index.ts';
+import { ReplayBuffer } from '../src/replay/replay-buffer.ts';
 import { collect } from '../src/rl/collect.ts';
 import { measure, timeOnce } from './measure.ts';
 

@@ -1,5 +1,5 @@
 import type { Observation, Step, Task } from '../core/types.ts';
-import type { RetrievedTransition } from '../replay/replay-buffer.ts';
+import type { RetrievedTransition } from '../replay/stored-transition.ts';
 
 /** What an experience model is asked at each synthetic step. */
 export interface ExperienceRequest {

@@ -1,5 +1,5 @@
 import type { Observation, Task } from '../core/types.ts';
-import type { RetrievedTransition } from '../replay/replay-buffer.ts';
+import type { RetrievedTransition } from '../replay/stored-transition.ts';
 import type {
   ExperienceModel,
   ExperiencePrediction,

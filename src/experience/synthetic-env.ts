@@ -3,7 +3,8 @@ import { EnvClosedError, EnvNotResetError, EpisodeEndedError, TaskError } from '
 import { Rng } from '../core/rng.ts';
 import { isActionTemplate, type Observation, type Step, type Task } from '../core/types.ts';
 import type { Env, ResetOptions, ResetResult, StepResult, TaskSource } from '../envs/env.ts';
-import type { ReplayBuffer, RetrieveFilter } from '../replay/replay-buffer.ts';
+import type { RetrieveFilter } from '../replay/filter-index.ts';
+import type { ReplayBuffer } from '../replay/replay-buffer.ts';
 import type { TransitionKey } from '../replay/transition-encoder.ts';
 import type { ExperienceModel } from './experience-model.ts';
 

@@ -13,7 +13,7 @@ import {
   STATE_WORD,
   typeOf,
 } from '../../envs/formats/alfworld-grammar.ts';
-import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
+import type { RetrievedTransition } from '../../replay/stored-transition.ts';
 import type {
   ExperienceModel,
   ExperiencePrediction,

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Trajectory, transitions } from '../../core/types.ts';
 import { LlmTimeoutError } from '../../llm/errors.ts';
 import { MockLlm } from '../../llm/mock-llm.ts';
-import { ReplayBuffer, teacherReasoning } from '../../replay/replay-buffer.ts';
+import { teacherReasoning } from '../../replay/annotations.ts';
+import { ReplayBuffer } from '../../replay/replay-buffer.ts';
 import { relabel, webshopTrajectories } from '../../replay/testing/fixtures.ts';
 import { annotateBuffer } from './annotate.ts';
 

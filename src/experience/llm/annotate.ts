@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import type { ChatMessage, LlmClient } from '../../llm/client.ts';
 import { LlmError } from '../../llm/errors.ts';
-import { type ReplayBuffer, teacherReasoning } from '../../replay/replay-buffer.ts';
+import { teacherReasoning } from '../../replay/annotations.ts';
+import type { ReplayBuffer } from '../../replay/replay-buffer.ts';
 import { envDescriptionFor } from './env-descriptions.ts';
 import {
   actionList,

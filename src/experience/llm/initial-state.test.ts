@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Observation, Task } from '../../core/types.ts';
 import { makeHousehold } from '../../envs/household/household-env.ts';
 import { MockLlm } from '../../llm/mock-llm.ts';
-import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
+import type { RetrievedTransition } from '../../replay/stored-transition.ts';
 import { StartTemplates } from './initial-state.ts';
 import { LlmExperienceModel } from './llm-model.ts';
 

@@ -13,7 +13,7 @@
  */
 import type { Observation, Task } from '../../core/types.ts';
 import type { ChatMessage } from '../../llm/client.ts';
-import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
+import type { RetrievedTransition } from '../../replay/stored-transition.ts';
 import { envDescriptionFor } from './env-descriptions.ts';
 import { actionList, clip, type ResolvedPromptOptions, taskSection } from './prompt.ts';
 

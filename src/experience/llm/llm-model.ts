@@ -1,6 +1,6 @@
 import type { Observation, Task } from '../../core/types.ts';
 import type { LlmClient } from '../../llm/client.ts';
-import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
+import type { RetrievedTransition } from '../../replay/stored-transition.ts';
 import type {
   ExperienceModel,
   ExperiencePrediction,

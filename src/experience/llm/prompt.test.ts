@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Observation, Task } from '../../core/types.ts';
 import { parseTree } from '../../envs/formats/web-tree.ts';
 import { MockLlm } from '../../llm/mock-llm.ts';
-import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
+import type { RetrievedTransition } from '../../replay/stored-transition.ts';
 import { WEB_DESCRIPTION } from './env-descriptions.ts';
 import { LlmExperienceModel } from './llm-model.ts';
 import { DEFAULT_LIMITS, fitText, formatDemonstration } from './prompt.ts';

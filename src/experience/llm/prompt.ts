@@ -5,7 +5,7 @@
  */
 import type { Observation, Step, Task } from '../../core/types.ts';
 import type { ChatMessage } from '../../llm/client.ts';
-import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
+import type { RetrievedTransition } from '../../replay/stored-transition.ts';
 import type { ExperienceRequest } from '../experience-model.ts';
 import { type PruneFocus, pruneTree } from '../web/prune.ts';
 import { envDescriptionFor } from './env-descriptions.ts';

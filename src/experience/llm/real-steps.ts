@@ -1,5 +1,6 @@
 import type { Provenance, Step } from '../../core/types.ts';
-import type { ReplayBuffer, StoredTransition } from '../../replay/replay-buffer.ts';
+import type { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import type { StoredTransition } from '../../replay/stored-transition.ts';
 
 export const REAL: readonly Provenance[] = ['real-offline', 'real-online'];
 

@@ -12,7 +12,8 @@
 import { mkdir, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ChatMessage } from '../../llm/client.ts';
-import { type ReplayBuffer, teacherReasoning } from '../../replay/replay-buffer.ts';
+import { teacherReasoning } from '../../replay/annotations.ts';
+import type { ReplayBuffer } from '../../replay/replay-buffer.ts';
 import { toAnswer } from './answer.ts';
 import {
   type PromptOptions,

@@ -10,7 +10,7 @@ import {
   type TreeNode,
   type WebTree,
 } from '../../envs/formats/web-tree.ts';
-import type { RetrievedTransition } from '../../replay/replay-buffer.ts';
+import type { RetrievedTransition } from '../../replay/stored-transition.ts';
 import {
   type ExperienceModel,
   ExperienceModelError,

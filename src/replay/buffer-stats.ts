@@ -1,0 +1,75 @@
+import { statSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+import type { Provenance } from '../core/types.ts';
+
+/** What a buffer holds: trajectories, transitions, distinct observations, success rate, counts by env, size, retrieval index and encoder. */
+export interface BufferStats {
+  trajectories: number;
+  transitions: number;
+  distinctObservations: number;
+  successRate: number;
+  byEnv: Record<
+    string,
+    Record<Provenance, { trajectories: number; transitions: number; successRate: number }>
+  >;
+  /** Database size on disk (0 for `:memory:`). */
+  bytes: number;
+  retrieval: 'exact' | 'ann';
+  encoder: string;
+}
+
+/** What the buffer in `db` holds now (see `BufferStats`). */
+export function bufferStats(
+  db: Database.Database,
+  {
+    path,
+    retrieval,
+    encoder,
+  }: { path: string; retrieval: BufferStats['retrieval']; encoder: string },
+): BufferStats {
+  const rows = db
+    .prepare(
+      `SELECT env, provenance, COUNT(*) AS trajectories, SUM(steps) AS transitions, AVG(success) AS successRate
+       FROM trajectories GROUP BY env, provenance ORDER BY env, provenance`,
+    )
+    .all() as Array<{
+    env: string;
+    provenance: Provenance;
+    trajectories: number;
+    transitions: number;
+    successRate: number;
+  }>;
+  const byEnv: BufferStats['byEnv'] = {};
+  let trajectories = 0;
+  let transitions = 0;
+  let successes = 0;
+  for (const row of rows) {
+    byEnv[row.env] ??= {} as BufferStats['byEnv'][string];
+    (byEnv[row.env] as BufferStats['byEnv'][string])[row.provenance] = {
+      trajectories: row.trajectories,
+      transitions: row.transitions,
+      successRate: row.successRate,
+    };
+    trajectories += row.trajectories;
+    transitions += row.transitions;
+    successes += row.successRate * row.trajectories;
+  }
+  return {
+    trajectories,
+    transitions,
+    distinctObservations: db.prepare('SELECT COUNT(*) FROM observations').pluck().get() as number,
+    successRate: trajectories ? successes / trajectories : 0,
+    byEnv,
+    bytes: path === ':memory:' ? 0 : fileSize(path) + fileSize(`${path}-wal`),
+    retrieval,
+    encoder,
+  };
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
