@@ -1,15 +1,12 @@
-import { memoize } from '../../core/memo.ts';
-import type { Observation, Step, Task } from '../../core/types.ts';
+import { hashString, Rng } from '../../core/rng.ts';
+import type { Observation, Task } from '../../core/types.ts';
 import {
   admissibleCommands,
   type Command,
   type Goal,
-  parseCommand as parseCommandText,
-  parseFeedback as parseFeedbackText,
   parseGoal,
   render,
   renderStart,
-  requiredState,
   STATE_WORD,
   typeOf,
 } from '../../envs/formats/alfworld-grammar.ts';
@@ -19,33 +16,17 @@ import type {
   ExperiencePrediction,
   ExperienceRequest,
 } from '../experience-model.ts';
+import {
+  freshName,
+  lampsAt,
+  type Memory,
+  parseCommand,
+  parseFeedback,
+  rememberEpisode,
+} from './episode-memory.ts';
+import { countOf, describeGoal, goalHolds } from './goal-state.ts';
 import type { HouseholdKnowledge } from './knowledge.ts';
-
-// Each prediction re-reads the whole episode, so the same commands and feedback are parsed again
-// and again: remember the parses (the grammar's parsers are pure; nothing here mutates a parse).
-const parseCommand = memoize(parseCommandText);
-const parseFeedback = memoize(parseFeedbackText);
-
-/** What the episode so far has shown: the model's episode memory. */
-interface Memory {
-  receptacles: Set<string>;
-  location?: string;
-  /** Receptacle → its contents, once revealed. */
-  contents: Map<string, string[]>;
-  /** Openable receptacle → open? (absent: closed as far as we know). */
-  open: Map<string, boolean>;
-  visited: Set<string>;
-  holding?: string;
-  /** Object → its states (`hot`, `cool`, `clean`). */
-  states: Map<string, Set<string>>;
-  /** Lamp → the receptacle it stands at. */
-  lamps: Map<string, string>;
-  lampsOn: Set<string>;
-  /** Every entity name seen this episode (to number new objects). */
-  names: Set<string>;
-  /** Receptacles the env showed without open/close commands while there. */
-  fixed: Set<string>;
-}
+import { roomLike } from './room.ts';
 
 /**
  * The LLM-free experience model for ALFWorld-like household envs. It knows the public text
@@ -76,7 +57,7 @@ export class HouseholdExperienceModel implements ExperienceModel {
     const known = this.knowledge.starts.map((s) => s.receptacles);
     const candidates = [...fromDemos.filter(fits), ...known.filter(fits)];
     const pool = candidates.length > 0 ? candidates : [...fromDemos, ...known];
-    const base = fromDemos.find(fits) ?? pool[hash(task.id) % Math.max(1, pool.length)] ?? [];
+    const base = fromDemos.find(fits) ?? pool[hashString(task.id) % Math.max(1, pool.length)] ?? [];
     const receptacles = roomLike(base, pool);
     return {
       text: renderStart(receptacles, task.instruction),
@@ -99,7 +80,7 @@ export class HouseholdExperienceModel implements ExperienceModel {
     action,
   }: ExperienceRequest): Promise<ExperiencePrediction> {
     const goal = parseGoal(task.instruction);
-    const memory = this.remember(history, state);
+    const memory = rememberEpisode(history, state);
     const command = parseCommand(action);
     const admissible = state.actions ? state.actions.includes(action) : command !== undefined;
     if (!command || !admissible) {
@@ -117,8 +98,8 @@ export class HouseholdExperienceModel implements ExperienceModel {
     else
       notes.push(
         success
-          ? `the goal (${describe(goal)}) now holds: reward 1, episode over`
-          : `the goal (${describe(goal)}) does not hold yet`,
+          ? `the goal (${describeGoal(goal)}) now holds: reward 1, episode over`
+          : `the goal (${describeGoal(goal)}) does not hold yet`,
       );
     // Commands that change no place, hand or door leave the env's command list as it was.
     const unchanged = ['inventory', 'look', 'examine', 'use', 'heat', 'cool', 'clean'];
@@ -160,123 +141,6 @@ export class HouseholdExperienceModel implements ExperienceModel {
   private isOpenable(receptacle: string, memory: Memory): boolean {
     if (memory.fixed.has(receptacle)) return false;
     return this.knowledge.openable.has(typeOf(receptacle)) || memory.open.has(receptacle);
-  }
-
-  /** Rebuilds the episode memory from the history and the current state. */
-  private remember(history: readonly Step[], state: Observation): Memory {
-    const memory: Memory = {
-      receptacles: new Set(),
-      contents: new Map(),
-      open: new Map(),
-      visited: new Set(),
-      states: new Map(),
-      lamps: new Map(),
-      lampsOn: new Set(),
-      names: new Set(),
-      fixed: new Set(),
-    };
-    const observations = [...history.map((s) => s.observation), state];
-    for (const o of observations) {
-      const f = parseFeedback(o.text);
-      if (f.kind === 'start') for (const r of f.receptacles) memory.receptacles.add(r);
-      for (const a of o.actions ?? []) {
-        const c = parseCommand(a);
-        if (c?.verb === 'go') memory.receptacles.add(c.target);
-      }
-    }
-    if (history.length === 0) this.observe(memory, state);
-    for (const step of history) {
-      const command = parseCommand(step.action);
-      const f = parseFeedback(step.observation.text);
-      if (command && matches(command, f)) this.effect(memory, f);
-      this.observe(memory, step.observation);
-    }
-    return memory;
-  }
-
-  /** Notes the lamps a state offers at the current location and every name it mentions. */
-  private observe(memory: Memory, o: Observation): void {
-    const at = memory.location;
-    if (at !== undefined && o.actions) {
-      if (o.actions.includes(`close ${at}`)) memory.open.set(at, true);
-      else if (o.actions.includes(`open ${at}`)) memory.open.set(at, false);
-      else memory.fixed.add(at);
-    }
-    for (const a of o.actions ?? []) {
-      const c = parseCommand(a);
-      if (!c) continue;
-      if (c.verb === 'use' && memory.location) memory.lamps.set(c.target, memory.location);
-      if (c.verb === 'take' || c.verb === 'move') memory.names.add(c.object);
-      if (c.verb === 'examine') memory.names.add(c.target);
-    }
-  }
-
-  /** Applies what an observed feedback sentence says happened. */
-  private effect(memory: Memory, f: ReturnType<typeof parseFeedback>): void {
-    const reveal = (at: string, contents: readonly string[]) => {
-      memory.contents.set(at, [...contents]);
-      for (const o of contents) memory.names.add(o);
-    };
-    switch (f.kind) {
-      case 'arrive':
-        memory.location = f.at;
-        memory.visited.add(f.at);
-        memory.receptacles.add(f.at);
-        if (f.closed) memory.open.set(f.at, false);
-        if (f.contents) reveal(f.at, f.contents);
-        break;
-      case 'open':
-        memory.open.set(f.at, true);
-        reveal(f.at, f.contents);
-        break;
-      case 'close':
-        memory.open.set(f.at, false);
-        break;
-      case 'take': {
-        const list = memory.contents.get(f.from);
-        if (list)
-          memory.contents.set(
-            f.from,
-            list.filter((o) => o !== f.object),
-          );
-        memory.holding = f.object;
-        memory.names.add(f.object);
-        break;
-      }
-      case 'move': {
-        const list = memory.contents.get(f.to) ?? [];
-        if (!list.includes(f.object)) list.push(f.object);
-        memory.contents.set(f.to, list);
-        memory.holding = undefined;
-        break;
-      }
-      case 'transform': {
-        const states = memory.states.get(f.object) ?? new Set<string>();
-        states.add(STATE_WORD[f.verb]);
-        memory.states.set(f.object, states);
-        break;
-      }
-      case 'use':
-        memory.lampsOn.add(f.lamp);
-        if (memory.location) memory.lamps.set(f.lamp, memory.location);
-        break;
-      case 'examine-receptacle':
-        if (f.closed === true) memory.open.set(f.at, false);
-        else {
-          if (f.closed === false) memory.open.set(f.at, true);
-          reveal(f.at, f.contents);
-        }
-        break;
-      case 'inventory':
-        memory.holding = f.holding;
-        break;
-      case 'look':
-        memory.location = f.facing;
-        for (const lamp of f.nextTo) memory.lamps.set(lamp, f.facing);
-        break;
-      default:
-        break;
-    }
   }
 
   /** Predicts one valid command's feedback, updating the memory; notes explain. */
@@ -362,9 +226,7 @@ export class HouseholdExperienceModel implements ExperienceModel {
           ? renderStart([...memory.receptacles])
           : render.look(
               memory.location,
-              this.lampsAt(memory, memory.location).filter((l) =>
-                this.knowledge.nextTo.has(typeOf(l)),
-              ),
+              lampsAt(memory, memory.location).filter((l) => this.knowledge.nextTo.has(typeOf(l))),
             );
     }
   }
@@ -384,7 +246,7 @@ export class HouseholdExperienceModel implements ExperienceModel {
     }
     const type = typeOf(at);
     const stats = this.knowledge.contents.get(type);
-    const random = rng(hash(`${task.id}|${at}`));
+    const random = new Rng(`${task.id}|${at}`);
     const contents: string[] = [];
     if (stats && stats.seen > 0 && stats.empty / stats.seen <= 0.5) {
       const filled = Math.max(1, stats.seen - stats.empty);
@@ -392,14 +254,14 @@ export class HouseholdExperienceModel implements ExperienceModel {
       const pool = [...stats.types].filter(([t]) => t !== goal?.object);
       for (let i = 0; i < n && pool.length > 0; i++) {
         const total = pool.reduce((s, [, w]) => s + w, 0);
-        let r = random() * total;
+        let r = random.float() * total;
         let index = 0;
         for (; index < pool.length - 1; index++) {
           r -= (pool[index] as [string, number])[1];
           if (r <= 0) break;
         }
         const [picked] = pool.splice(index, 1)[0] as [string, number];
-        contents.push(this.fresh(memory, picked));
+        contents.push(freshName(memory, picked));
       }
       notes.push(
         `${at} not seen yet: ${contents.length} object(s) drawn from what ${type}s held in the buffer`,
@@ -415,7 +277,7 @@ export class HouseholdExperienceModel implements ExperienceModel {
       const need = goal.type === 'pick_two_obj_and_place' ? 2 : 1;
       const have = countOf(memory, goal.object);
       if (have < need && this.plausibleFor(goal, memory, at)) {
-        contents.push(this.fresh(memory, goal.object));
+        contents.push(freshName(memory, goal.object));
         notes.push(
           `the task needs a ${goal.object} and not enough were found yet: one is here, ${type}s are a plausible place for it (buffer counts)`,
         );
@@ -456,18 +318,6 @@ export class HouseholdExperienceModel implements ExperienceModel {
     notes.push(`the task's ${light} stands here (${typeOf(at)}s held lamps in the buffer)`);
   }
 
-  private fresh(memory: Memory, type: string): string {
-    let n = 1;
-    while (memory.names.has(`${type} ${n}`)) n++;
-    const name = `${type} ${n}`;
-    memory.names.add(name);
-    return name;
-  }
-
-  private lampsAt(memory: Memory, at: string): string[] {
-    return [...memory.lamps].filter(([, r]) => r === at).map(([l]) => l);
-  }
-
   private commands(memory: Memory): string[] {
     const at = memory.location;
     const openable = at !== undefined && this.isOpenable(at, memory);
@@ -479,115 +329,10 @@ export class HouseholdExperienceModel implements ExperienceModel {
       open: at !== undefined && memory.open.get(at) === true,
       contents: at === undefined ? [] : (memory.contents.get(at) ?? []),
       ...(memory.holding !== undefined && { holding: memory.holding }),
-      lamps: at === undefined ? [] : this.lampsAt(memory, at),
+      lamps: at === undefined ? [] : lampsAt(memory, at),
       pickable: (o) => this.knowledge.canPick(o),
       canMove: (o, r) => this.knowledge.canMove(o, r),
       ...(transform && { transform }),
     });
   }
-}
-
-/** Does the feedback text report the effect of this command? (else the command failed). */
-function matches(c: Command, f: ReturnType<typeof parseFeedback>): boolean {
-  switch (c.verb) {
-    case 'go':
-      return f.kind === 'arrive' && f.at === c.target;
-    case 'open':
-      return f.kind === 'open' && f.at === c.target;
-    case 'close':
-      return f.kind === 'close' && f.at === c.target;
-    case 'take':
-      return f.kind === 'take' && f.object === c.object;
-    case 'move':
-      return f.kind === 'move' && f.object === c.object;
-    case 'heat':
-    case 'cool':
-    case 'clean':
-      return f.kind === 'transform' && f.verb === c.verb && f.object === c.object;
-    case 'use':
-      return f.kind === 'use' && f.lamp === c.target;
-    case 'examine':
-      return f.kind === 'examine-receptacle' || f.kind === 'examine-object';
-    case 'inventory':
-      return f.kind === 'inventory';
-    case 'look':
-      return f.kind === 'look';
-  }
-}
-
-function countOf(memory: Memory, type: string): number {
-  let n = memory.holding !== undefined && typeOf(memory.holding) === type ? 1 : 0;
-  for (const list of memory.contents.values()) n += list.filter((o) => typeOf(o) === type).length;
-  return n;
-}
-
-/** Public ALFWorld success conditions. */
-function goalHolds(memory: Memory, goal: Goal): boolean {
-  if (goal.type === 'look_at_obj_in_light') {
-    const held = memory.holding;
-    if (held === undefined || typeOf(held) !== goal.object) return false;
-    return [...memory.lampsOn].some(
-      (l) => typeOf(l) === goal.light && memory.lamps.get(l) === memory.location,
-    );
-  }
-  const need = goal.type === 'pick_two_obj_and_place' ? 2 : 1;
-  const state = requiredState(goal);
-  let n = 0;
-  for (const [r, list] of memory.contents) {
-    if (typeOf(r) !== goal.receptacle) continue;
-    n += list.filter(
-      (o) =>
-        typeOf(o) === goal.object &&
-        (state === undefined || memory.states.get(o)?.has(state) === true),
-    ).length;
-  }
-  return n >= need;
-}
-
-function describe(goal: Goal): string {
-  if (goal.type === 'look_at_obj_in_light')
-    return `hold a ${goal.object} under a lit ${goal.light}`;
-  const state = requiredState(goal);
-  const count = goal.type === 'pick_two_obj_and_place' ? 'two' : 'a';
-  return `${count} ${state ? `${state} ` : ''}${goal.object} in a ${goal.receptacle}`;
-}
-
-/**
- * The room of a start widened by similar rooms in the buffer (mostly the same receptacle types):
- * receptacle types common among them (in at least a third) are added, and each type gets as many
- * instances as such rooms hold, so the room has what rooms of its kind tend to have.
- */
-function roomLike(base: readonly string[], rooms: readonly (readonly string[])[]): string[] {
-  const types = new Set(base.map(typeOf));
-  const similar = rooms.filter((room) => {
-    const other = new Set(room.map(typeOf));
-    const shared = [...other].filter((t) => types.has(t)).length;
-    return shared / new Set([...types, ...other]).size >= 0.5;
-  });
-  const frequency = new Map<string, number>();
-  for (const room of similar)
-    for (const t of new Set(room.map(typeOf))) frequency.set(t, (frequency.get(t) ?? 0) + 1);
-  const common = (t: string) => types.has(t) || (frequency.get(t) ?? 0) >= similar.length / 3;
-  const out = new Set(base);
-  for (const room of similar) for (const r of room) if (common(typeOf(r))) out.add(r);
-  return [...out];
-}
-
-function hash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
