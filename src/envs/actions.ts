@@ -1,5 +1,3 @@
-import { isActionTemplate } from '../core/types.ts';
-
 /** Fills an action template such as `search[<query>]` with a value. */
 export function fillTemplate(template: string, value: string): string {
   return template.replace(/<[^<>]+>/, value);
@@ -13,9 +11,4 @@ export function parseBracketAction(action: string): { verb: string; arg: string 
   const match = /^\s*([a-z_]+)\s*\[(.*)\]\s*$/is.exec(action);
   if (!match) return undefined;
   return { verb: (match[1] as string).toLowerCase(), arg: (match[2] as string).trim() };
-}
-
-/** The admissible actions that are concrete (not templates). */
-export function concreteActions(actions: readonly string[] | undefined): string[] {
-  return (actions ?? []).filter((a) => !isActionTemplate(a));
 }

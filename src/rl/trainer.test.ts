@@ -1,10 +1,11 @@
 import { appendFileSync, mkdtempSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { initTf } from '../core/tf.ts';
 import { runEnvConformance } from '../envs/conformance.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
+import { ADVANTAGE_ESTIMATORS } from './advantages.ts';
 import { completeCheckpoint } from './checkpoint.ts';
 import { PickBanditEnv } from './testing/bandit-env.ts';
 import { evaluate, train } from './trainer.ts';
@@ -42,6 +43,29 @@ describe('trainer', () => {
     const policy = new ChoicePolicy({ seed: 1 });
     await train({ policy, makeEnv, trainTasks: tasks }, { ...small, algo: 'ppo', iterations: 15 });
     expect((await evaluate(policy, makeEnv, tasks)).successRate).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('takes its advantage estimator from the registry by name, and names the known ones', async () => {
+    const gae = vi.spyOn(ADVANTAGE_ESTIMATORS, 'gae');
+    const grpo = vi.spyOn(ADVANTAGE_ESTIMATORS, 'grpo');
+    await train(
+      { policy: new ChoicePolicy({ seed: 1 }), makeEnv, trainTasks: tasks },
+      { ...small, algo: 'grpo', advantages: 'gae', iterations: 2 },
+    );
+    expect([gae.mock.calls.length, grpo.mock.calls.length]).toEqual([2, 0]);
+    await train(
+      { policy: new ChoicePolicy({ seed: 1 }), makeEnv, trainTasks: tasks },
+      { ...small, algo: 'grpo', iterations: 1 },
+    );
+    expect([gae.mock.calls.length, grpo.mock.calls.length]).toEqual([2, 1]);
+    vi.restoreAllMocks();
+    const unknown = train(
+      { policy: new ChoicePolicy({ seed: 1 }), makeEnv, trainTasks: tasks },
+      { ...small, algo: 'grpo', advantages: 'vtrace' as never, iterations: 1 },
+    );
+    await expect(unknown).rejects.toThrow(
+      /unknown advantage estimator "vtrace"; available: gae, grpo/,
+    );
   });
 
   it('writes metrics per iteration and resumes from its checkpoint to the same result', async () => {

@@ -10,7 +10,12 @@ import type { TrainablePolicy } from '../policy/policy.ts';
 
 export type { TaskSchedule } from '../curriculum/schedule.ts';
 
-import { type EpisodeRewards, explainedVariance, gae, grpo } from './advantages.ts';
+import {
+  type AdvantageEstimatorName,
+  advantageEstimator,
+  type EpisodeRewards,
+  explainedVariance,
+} from './advantages.ts';
 import {
   completeCheckpoint,
   keepMetricsBefore,
@@ -30,6 +35,11 @@ export interface TrainerPolicy extends TrainablePolicy {
 export interface TrainerConfig {
   /** `grpo`: group-relative outcome advantages, no critic. `ppo`: GAE with the value head. */
   algo: 'grpo' | 'ppo';
+  /**
+   * The advantage estimator by its name in `ADVANTAGE_ESTIMATORS`. Default: `grpo` for GRPO,
+   * `gae` for PPO.
+   */
+  advantages?: AdvantageEstimatorName;
   iterations: number;
   /** Distinct tasks per iteration. */
   tasksPerIteration: number;
@@ -301,10 +311,10 @@ function toSamples(episodes: readonly RolloutEpisode[], config: TrainerConfig): 
       bootstrapValue: e.bootstrapValue,
     };
   });
-  const { advantages, returns } =
-    config.algo === 'grpo'
-      ? grpo(inputs)
-      : gae(inputs, { gamma: config.gamma, lambda: config.lambda });
+  const estimator = advantageEstimator(
+    config.advantages ?? (config.algo === 'grpo' ? 'grpo' : 'gae'),
+  );
+  const { advantages, returns } = estimator(inputs, { gamma: config.gamma, lambda: config.lambda });
   return episodes.flatMap((e, i) =>
     e.steps.map((s, t) => ({
       observation: s.observation,
