@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The package as a user gets it: `npm pack`, install the tarball into a fresh project outside the
 # repo (no access to its sources), type-check and run examples/library/ and every TypeScript
-# example in README.md against the published types, run the conformance suite on a custom env
+# example in README.md and docs/ against the published types, run the conformance suite on a custom env
 # with vitest, and run the installed `dreamgym` command. Prints install time and size, with and
 # without the optional dependencies (node-llama-cpp). Run by .ci/run; `npm run test:package`.
 set -euo pipefail
@@ -28,21 +28,23 @@ npm install --no-audit --no-fund --loglevel=error --save-dev \
   typescript@5.9 vitest@4 @types/node@20 zod@4 ai@6 @ai-sdk/anthropic@3 > /dev/null
 
 cp "$repo"/examples/library/*.ts "$repo/examples/library/tsconfig.json" .
-# Every ```ts block of the README becomes a file: they must compile against the package too.
+# Every ```ts block of the README and docs/ becomes a file: they must compile against the package.
 mkdir -p readme
 node -e '
-  const text = require("node:fs").readFileSync(process.argv[1], "utf8");
-  const blocks = [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
-  if (blocks.length === 0) throw new Error("README.md has no ```ts examples");
-  blocks.forEach((code, i) => require("node:fs").writeFileSync(`readme/example-${i + 1}.ts`, `export {};\n${code}`));
-  console.log(`README.md: ${blocks.length} TypeScript examples`);
-' "$repo/README.md"
-if grep -l "from '\./src/\|from \"\./src/" readme/*.ts; then
-  echo "README examples must import from 'dreamgym', not from the repo's sources" >&2
-  exit 1
-fi
+  const fs = require("node:fs");
+  let n = 0;
+  for (const file of process.argv.slice(1)) {
+    const text = fs.readFileSync(file, "utf8");
+    for (const [, code] of text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
+      if (/from .\.\.?\/src\//.test(code)) throw new Error(`${file}: an example imports the repo sources; import from "dreamgym"`);
+      fs.writeFileSync(`readme/example-${++n}.ts`, `export {};\n${code}`);
+    }
+  }
+  if (n < 5) throw new Error(`only ${n} TypeScript examples found in README.md and docs/`);
+  console.log(`README.md and docs/: ${n} TypeScript examples`);
+' "$repo/README.md" "$repo"/docs/*.md
 npx tsc -p tsconfig.json
-echo "type-check: examples/library and the README examples compile against the package"
+echo "type-check: examples/library and the README and docs examples compile against the package"
 node out/synthetic.js
 npx vitest run custom-env.test.ts
 npx dreamgym --help > help.txt && grep -q "Usage: dreamgym" help.txt
