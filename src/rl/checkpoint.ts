@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { tf } from '../core/tf.ts';
+import { tf, type Variable } from '../core/tf.ts';
 import type { TrainablePolicy } from '../policy/policy.ts';
 
 type Optimizer = ReturnType<typeof tf.train.adam>;
@@ -9,6 +9,18 @@ type Optimizer = ReturnType<typeof tf.train.adam>;
 interface SavedOptimizer {
   /** The optimiser's weights in its own order (iterations first, then its slots by position). */
   weights: Array<{ shape: number[]; values: number[] }>;
+  /**
+   * Adam's running powers β₁ᵗ and β₂ᵗ. `setWeights` would recompute them as β^(t+1) with `pow`,
+   * which differs in the last float32 bits from the product accumulated step by step (from the
+   * 8th step on): a resumed run's first update would then differ from the uninterrupted run's.
+   */
+  accBeta?: [number, number];
+}
+
+/** Adam's bias-correction accumulators, which tfjs keeps outside `getWeights`. */
+interface AdamAccumulators {
+  accBeta1?: Variable;
+  accBeta2?: Variable;
 }
 
 /**
@@ -28,11 +40,16 @@ export async function saveCheckpoint(
   await mkdir(partial, { recursive: true });
   await policy.save(partial);
   const weights = await optimizer.getWeights();
+  const { accBeta1, accBeta2 } = optimizer as unknown as AdamAccumulators;
   const saved: SavedOptimizer = {
     weights: weights.map((w) => ({
       shape: w.tensor.shape,
       values: Array.from(w.tensor.dataSync()),
     })),
+    ...(accBeta1 &&
+      accBeta2 && {
+        accBeta: [accBeta1.dataSync()[0] as number, accBeta2.dataSync()[0] as number],
+      }),
   };
   await writeFile(join(partial, 'optimizer.json'), JSON.stringify(saved));
   await writeFile(join(partial, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
@@ -60,13 +77,18 @@ export async function readCheckpointState<T>(dir: string): Promise<T | undefined
   return JSON.parse(await readFile(file, 'utf8')) as T;
 }
 
-/** Restores the optimiser's moments and step count saved by {@link saveCheckpoint}. */
+/** Restores the optimiser's moments, step count and Adam's β powers saved by {@link saveCheckpoint}. */
 export async function restoreOptimizer(dir: string, optimizer: Optimizer): Promise<void> {
   const saved = JSON.parse(await readFile(join(dir, 'optimizer.json'), 'utf8')) as SavedOptimizer;
   if (saved.weights.length === 0) return;
   await optimizer.setWeights(
     saved.weights.map((w, i) => ({ name: `restored-${i}`, tensor: tf.tensor(w.values, w.shape) })),
   );
+  const { accBeta1, accBeta2 } = optimizer as unknown as AdamAccumulators;
+  if (saved.accBeta && accBeta1 && accBeta2) {
+    accBeta1.assign(tf.scalar(saved.accBeta[0]));
+    accBeta2.assign(tf.scalar(saved.accBeta[1]));
+  }
 }
 
 /** Rewrites a `metrics.jsonl` keeping only the lines of iterations before `iteration`. */

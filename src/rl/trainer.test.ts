@@ -84,6 +84,13 @@ describe('trainer', () => {
     expect(rest.map((m) => m.iteration)).toEqual([2, 3]);
     expect(rest.at(-1)?.rollout).toEqual(full.at(-1)?.rollout);
     expect(rest.at(-1)?.eval).toEqual(full.at(-1)?.eval);
+    // Exact: the resumed run ends with the uninterrupted run's weights, to the last bit.
+    const [a, b] = [mkdtempSync(join(tmpdir(), 'dg-a-')), mkdtempSync(join(tmpdir(), 'dg-b-'))];
+    await straight.save(a);
+    await reloaded.save(b);
+    expect(readFileSync(join(b, 'policy.json'), 'utf8')).toBe(
+      readFileSync(join(a, 'policy.json'), 'utf8'),
+    );
     const lines = readFileSync(join(resumedDir, 'metrics.jsonl'), 'utf8')
       .trim()
       .split('\n')
