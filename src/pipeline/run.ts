@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { initTf } from '../core/tf.ts';
@@ -7,7 +7,7 @@ import { Curriculum } from '../curriculum/curriculum.ts';
 import { LlmTaskGenerator } from '../curriculum/generators/llm-generator.ts';
 import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
 import { TaskPool } from '../curriculum/task-pool.ts';
-import { readTrajectories } from '../data/trajectory-file.ts';
+import { readTrajectories, TrajectoryFileNotFoundError } from '../data/trajectory-file.ts';
 import { globalLlmStats } from '../llm/stats.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { ReplayBuffer } from '../replay/replay-buffer.ts';
@@ -68,11 +68,20 @@ export async function runPipeline(
       seconds[name] = (performance.now() - started) / 1000;
     }
   };
+  // What can be checked before the run starts is checked before the run folder gets anything:
+  // a run that cannot start leaves no config.json, versions.json or empty folder behind.
+  const setup = envSetup(config.env, { testTasks: config.evaluation.episodes });
+  if (config.offline.data && !existsSync(config.offline.data))
+    throw new TrajectoryFileNotFoundError(config.offline.data);
+  // In LLM mode one client serves the experience model and the curriculum's task generator.
+  const llm =
+    config.experienceModel.kind === 'llm' && config.experienceModel.llm
+      ? await makeLlmClient(config.experienceModel.llm)
+      : undefined;
   await mkdir(runDir, { recursive: true });
   await writeFile(join(runDir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
   await writeFile(join(runDir, 'versions.json'), `${JSON.stringify(versions(), null, 2)}\n`);
 
-  const setup = envSetup(config.env, { testTasks: config.evaluation.episodes });
   const offline: Trajectory[] = await stage('offline data', () =>
     config.offline.data
       ? readTrajectories(config.offline.data)
@@ -86,11 +95,6 @@ export async function runPipeline(
   let pool: TaskPool | undefined;
   try {
     await stage('replay buffer', () => buffer.add(offline));
-    // In LLM mode one client serves the experience model and the curriculum's task generator.
-    const llm =
-      config.experienceModel.kind === 'llm' && config.experienceModel.llm
-        ? await makeLlmClient(config.experienceModel.llm)
-        : undefined;
     const model = await stage('experience model', () =>
       makeExperienceModel(config.experienceModel, config.env, buffer, llm),
     );
