@@ -1,9 +1,9 @@
-import { APICallError } from 'ai';
+import { APICallError, LoadAPIKeyError } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AiSdkClient } from './ai-sdk-client.ts';
-import { LlmAbortedError, LlmBadRequestError } from './errors.ts';
+import { LlmAbortedError, LlmAuthError, LlmBadRequestError, LlmRequestError } from './errors.ts';
 import { LlmStats } from './stats.ts';
 
 type Generate = MockLanguageModelV3['doGenerate'];
@@ -127,6 +127,23 @@ describe('AiSdkClient over an AI SDK language model', () => {
       /AI SDK provider mock-provider: request rejected \(400\)/,
     );
     expect(m.doGenerateCalls).toHaveLength(1);
+  });
+
+  it("names a provider's fix, not an OpenAI server's, for a rejected key, and a missing key is not retried", async () => {
+    const rejected = model(apiError(401, false));
+    const auth = (await client(rejected)
+      .chat({ messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e)) as Error;
+    expect(auth).toBeInstanceOf(LlmAuthError);
+    expect(auth.message).toMatch(/API key the provider was built with/);
+    expect(auth.message).not.toMatch(/OPENAI_API_KEY|\/v1/);
+
+    const missing = model(new LoadAPIKeyError({ message: 'Anthropic API key is missing.' }));
+    const request = await client(missing)
+      .chat({ messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
+    expect(request).toBeInstanceOf(LlmRequestError);
+    expect(missing.doGenerateCalls).toHaveLength(1);
   });
 
   it("stops on the caller's abort", async () => {

@@ -15,6 +15,7 @@ import {
   LlmError,
   LlmModelNotFoundError,
   LlmRateLimitError,
+  LlmRequestError,
   LlmServerError,
 } from './errors.ts';
 import { retryAfterMs } from './openai-connection.ts';
@@ -115,30 +116,62 @@ export class AiSdkBackend implements ChatBackend {
     return this.sdk;
   }
 
-  /** The SDK's failures as the `LlmError`s the shared client knows how to retry or report. */
+  /**
+   * The SDK's failures as the `LlmError`s the shared client knows how to retry or report, with
+   * fixes that fit a provider (not an OpenAI-compatible URL). Retryable: 429, 408, 409, 5xx,
+   * anything the provider marks retryable, and failed connections; not retryable: other 4xx and
+   * the SDK's request and setup errors (a missing API key, an option the model refuses).
+   */
   private llmError(ai: AiSdk, error: unknown, signal: AbortSignal): LlmError {
     if (error instanceof LlmError) return error;
     if (signal.aborted) return new LlmAbortedError(this.server);
+    const server = this.server;
     if (ai.APICallError.isInstance(error)) {
       const status = error.statusCode;
       const detail = error.responseBody?.slice(0, 500) || error.message;
-      if (status === undefined) return new LlmConnectionError(this.server, error.message);
-      if (status === 429)
-        return new LlmRateLimitError(
-          this.server,
-          retryAfterMs(new Headers(error.responseHeaders)),
-          detail,
-        );
-      if (status === 401 || status === 403) return new LlmAuthError(this.server, status, detail);
-      if (status === 404) return new LlmModelNotFoundError(this.server, this.model, undefined);
-      if (error.isRetryable || status >= 500)
-        return new LlmServerError(this.server, status, detail);
-      return new LlmBadRequestError(this.server, status, detail);
+      const mapped =
+        status === undefined
+          ? new LlmConnectionError(server, error.message, CONNECTION_FIX)
+          : status === 429
+            ? new LlmRateLimitError(
+                server,
+                retryAfterMs(new Headers(error.responseHeaders)),
+                detail,
+              )
+            : status === 401 || status === 403
+              ? new LlmAuthError(server, status, detail, AUTH_FIX)
+              : status === 404
+                ? new LlmModelNotFoundError(server, this.model, undefined, NOT_FOUND_FIX)
+                : status >= 500 || status === 408 || status === 409 || error.isRetryable
+                  ? new LlmServerError(server, status, detail)
+                  : new LlmBadRequestError(server, status, detail);
+      mapped.cause = error;
+      return mapped;
     }
-    const message = error instanceof Error ? error.message : String(error);
-    return new LlmError(`${this.server}: the AI SDK failed: ${message}`, { cause: error });
+    if (ai.LoadAPIKeyError.isInstance(error) || ai.LoadSettingError.isInstance(error))
+      return new LlmRequestError(`${server}: ${error.message}`, { cause: error });
+    if (
+      ai.InvalidArgumentError.isInstance(error) ||
+      ai.InvalidPromptError.isInstance(error) ||
+      ai.UnsupportedFunctionalityError.isInstance(error)
+    ) {
+      return new LlmRequestError(
+        `${server}: the AI SDK refused the request: ${error.message.replace(/\.$/, '')}. Drop or change the option it names.`,
+        { cause: error },
+      );
+    }
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return new LlmError(`${server}: unexpected error from the AI SDK: ${message}`, {
+      cause: error,
+    });
   }
 }
+
+const AUTH_FIX =
+  'Check the API key the provider was built with (its apiKey option or its environment variable, e.g. ANTHROPIC_API_KEY for @ai-sdk/anthropic).';
+const NOT_FOUND_FIX =
+  "Check the model id against the provider's model list, and the provider's baseURL if you set one.";
+const CONNECTION_FIX = "Check the network, and the provider's baseURL if you set one.";
 
 function finishReason(reason: string | undefined): FinishReason {
   if (reason === 'stop' || reason === 'length' || reason === 'content-filter') return reason;

@@ -1,7 +1,7 @@
 /**
  * Every way an LLM or embedding call can fail, as one class each under {@link LlmError}, so a
  * rollout can catch `LlmError` and truncate the episode instead of crashing. Messages name the
- * server (a URL or a GGUF path) and the likely fix.
+ * server (a URL, a GGUF path or an AI SDK provider) and the likely fix.
  */
 import { DreamGymError } from '../core/errors.ts';
 
@@ -72,10 +72,10 @@ export class LlmConnectionError extends LlmError {
   constructor(
     readonly server: string,
     detail: string,
+    /** The likely fix; the default suits an OpenAI-compatible server. */
+    fix = 'Check that the server is running and that the URL, including /v1, is right.',
   ) {
-    super(
-      `${server}: connection failed (${detail}). Check that the server is running and that the URL, including /v1, is right.`,
-    );
+    super(`${server}: connection failed (${detail}). ${fix}`);
   }
 }
 
@@ -86,10 +86,10 @@ export class LlmAuthError extends LlmError {
     readonly server: string,
     readonly status: number,
     detail: string,
+    /** The likely fix; the default suits an OpenAI-compatible server. */
+    fix = 'Pass the right key with --api-key or OPENAI_API_KEY (local servers usually accept any key).',
   ) {
-    super(
-      `${server}: the API key was rejected (${status})${detail ? `: ${detail}` : ''}. Pass the right key with --api-key or OPENAI_API_KEY (local servers usually accept any key).`,
-    );
+    super(`${server}: the API key was rejected (${status})${detail ? `: ${detail}` : ''}. ${fix}`);
   }
 }
 
@@ -101,13 +101,12 @@ export class LlmModelNotFoundError extends LlmError {
     readonly model: string,
     /** Models the server lists, when it could be asked. */
     readonly available: readonly string[] | undefined,
+    /** The likely fix; the default suits an OpenAI-compatible server. */
+    fix?: string,
   ) {
-    const served = available?.length
-      ? `It serves: ${available.join(', ')}.`
-      : 'List its models with GET /v1/models.';
-    super(
-      `${server}: no model "${model}" (404). ${served} If the model is right, check that the URL ends with /v1.`,
-    );
+    const served = available?.length ? ` It serves: ${available.join(', ')}.` : '';
+    const openAiFix = `${served ? '' : ' List its models with GET /v1/models.'} If the model is right, check that the URL ends with /v1.`;
+    super(`${server}: no model "${model}" (404).${served}${fix ? ` ${fix}` : openAiFix}`);
   }
 }
 
