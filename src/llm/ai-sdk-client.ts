@@ -70,6 +70,8 @@ export class AiSdkBackend implements ChatBackend {
       const result = await ai.generateText({
         model: this.options.model,
         messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+        // Our system messages are our own prompts, never user input: no injection warning.
+        allowSystemInMessages: true,
         maxRetries: 0,
         abortSignal: request.signal,
         ...(request.temperature !== undefined && { temperature: request.temperature }),
