@@ -10,7 +10,8 @@
  * - `soak`: RSS of `serve --env webshop` over a long run (BENCH_SOAK_STEPS, default 200k), with
  *   Node's default heap sizing and with `--max-old-space-size=384`.
  * BENCH_SERVER_PARTS=webshop,synthetic,soak picks parts; BENCH_SYNTHETIC_STEPS,
- * BENCH_SERVER_IMPORT_EPISODES and BENCH_SOAK_STEPS scale them down on a busy machine.
+ * BENCH_SERVER_IMPORT_EPISODES and BENCH_SOAK_STEPS scale them down on a busy machine;
+ * BENCH_SERVER_NODE_FLAGS passes Node flags to the synthetic server (e.g. `--cpu-prof`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -208,14 +209,11 @@ async function syntheticBench() {
     ]);
     await dreamgym(['buffer', 'import', offline, '--db', db]);
     await multiply(offline, big, Math.ceil(IMPORT_EPISODES / 1000));
-    const { url, child } = await startServer([
-      '--env',
-      'synthetic:webshop',
-      '--db',
-      db,
-      '--max-sessions',
-      String(SYNTHETIC_CLIENTS),
-    ]);
+    const { url, child } = await startServer(
+      ['--env', 'synthetic:webshop', '--db', db, '--max-sessions', String(SYNTHETIC_CLIENTS)],
+      // e.g. BENCH_SERVER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server
+      (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+    );
     try {
       await level(url, 8, { steps: 200 }); // warm-up
       console.log(`synthetic: ${SYNTHETIC_CLIENTS} clients, no import…`);
