@@ -1,19 +1,55 @@
+import { rm } from 'node:fs/promises';
 import { setImmediate } from 'node:timers/promises';
 import type { Provenance } from '../core/types.ts';
 import { AnnIndex, type AnnOptions } from './ann-index.ts';
 import { FilterIndex } from './filter-index.ts';
 import type { TransitionStore } from './transition-store.ts';
 
-/** Transitions read per query of an index catch-up, and a slice's time budget in ms. */
+/**
+ * Transitions added per query of an index catch-up, rowids looked at per query (however few are
+ * of the class), and a slice's time budget in ms.
+ */
 const SLICE_ROWS = 16;
+const WINDOW_ROWS = 4096;
 const SLICE_MS = 4;
 
-/** What the ANN index of a buffer is built for. */
+/**
+ * The provenance classes that get an ANN index each: real transitions (offline and online),
+ * which experience models retrieve as demonstrations, and synthetic ones. Kept apart so that a
+ * search for real demonstrations never wades through synthetic write-backs, which crowd real
+ * neighbourhoods until a filtered search falls back to exact search, and so that a buffer nobody
+ * asks for synthetic neighbours never spends time indexing them.
+ */
+export const ANN_CLASSES = {
+  real: ['real-offline', 'real-online'],
+  synthetic: ['synthetic'],
+} as const satisfies Record<string, readonly Provenance[]>;
+
+/** A provenance class with an ANN index of its own; see {@link ANN_CLASSES}. */
+export type AnnClass = keyof typeof ANN_CLASSES;
+
+/** The provenance class of a provenance. */
+export function annClassOf(provenance: Provenance): AnnClass {
+  return provenance === 'synthetic' ? 'synthetic' : 'real';
+}
+
+/** What the ANN index of one provenance class of a buffer is built for. */
 export interface AnnSyncOptions {
-  /** The database's path; the index is saved beside it as `<path>.usearch` (not for `:memory:`). */
+  /**
+   * The database's path; the index is saved beside it as `<path>.<class>.usearch` (not for
+   * `:memory:`).
+   */
   path: string;
+  /** The provenance class indexed. */
+  annClass: AnnClass;
+  /**
+   * Build the index at open once the buffer is past the threshold (true), or only once
+   * {@link AnnSync.activate} is called — by the first search that wants it — or a saved index
+   * exists (false).
+   */
+  eager: boolean;
   dimensions: number;
-  /** Transitions above which the index is built. */
+  /** Transitions in the buffer (all classes) above which the index is built. */
   threshold: number;
   ann: AnnOptions;
   /** Called when a catch-up has changed what retrieval can see. */
@@ -21,10 +57,10 @@ export interface AnnSyncOptions {
 }
 
 /**
- * Keeps a buffer's ANN index (and the filter columns it is searched with) in line with the
- * database: built once the buffer crosses its threshold, loaded from `<path>.usearch` at open,
- * grown after every add — this process's and other processes' — in slices that leave the event
- * loop free, and saved at close.
+ * Keeps the ANN index of one provenance class of a buffer (and the filter columns it is searched
+ * with) in line with the database: built once the buffer crosses its threshold and the class is
+ * active, loaded from `<path>.<class>.usearch` at open, grown after every add — this process's
+ * and other processes' — in slices that leave the event loop free, and saved at close.
  */
 export class AnnSync {
   /** The index retrieval uses; undefined below the threshold (exact search then). */
@@ -37,11 +73,31 @@ export class AnnSync {
   private chain: Promise<void> = Promise.resolve();
   /** Set by `stop()`: a running catch-up stops at its next slice. */
   private closing = false;
+  /** The provenance class indexed. */
+  readonly annClass: AnnClass;
+  /** Whether the index is to be built (see {@link AnnSyncOptions.eager}). */
+  private active: boolean;
+  /** `provenance IN (…)` for this class. */
+  private readonly inClass: string;
 
   constructor(
     private readonly store: TransitionStore,
     private readonly options: AnnSyncOptions,
-  ) {}
+  ) {
+    this.annClass = options.annClass;
+    this.active = options.eager;
+    this.inClass = `provenance IN (${ANN_CLASSES[options.annClass].map((p) => `'${p}'`).join(', ')})`;
+  }
+
+  /**
+   * Asks for the index of a lazy class: a catch-up (see {@link indexNewRows}) builds it from then
+   * on. Returns whether it was inactive until now.
+   */
+  activate(): boolean {
+    if (this.active) return false;
+    this.active = true;
+    return true;
+  }
 
   /**
    * Brings the ANN index in line with the database at open, in one go (nothing is served yet):
@@ -53,11 +109,12 @@ export class AnnSync {
     if (this.store.maxRowid() <= this.options.threshold) return;
     let ann = new AnnIndex(this.options.dimensions, this.options.ann);
     let upTo = this.loadSaved(ann);
+    if (upTo === 0 && !this.active) return; // a lazy class without a saved index waits
+    this.active = true;
     if (upTo === 0) ann = new AnnIndex(this.options.dimensions, this.options.ann);
     const filters = FilterIndex.load(this.store.db);
-    for (let slice = this.indexSlice(ann, filters, upTo, 10_000); slice.rows > 0; ) {
-      upTo = slice.upTo;
-      slice = this.indexSlice(ann, filters, upTo, 10_000);
+    for (const ceiling = this.store.maxRowid(); upTo < ceiling; ) {
+      upTo = this.indexSlice(ann, filters, upTo, ceiling).upTo;
     }
     this.ann = ann;
     this.filters = filters;
@@ -79,56 +136,77 @@ export class AnnSync {
   }
 
   private async catchUp(): Promise<void> {
-    if (this.closing || (!this.ann && this.store.maxRowid() <= this.options.threshold)) return;
+    if (!this.active || this.closing) return;
+    if (!this.ann && this.store.maxRowid() <= this.options.threshold) return;
     // A first build goes into a new index, swapped in when complete; a live one grows in place.
     const ann = this.ann ?? new AnnIndex(this.options.dimensions, this.options.ann);
     const filters = (this.ann && this.filters) || new FilterIndex();
     let upTo = this.ann ? this.upTo : 0;
+    let added = 0;
     for (;;) {
       const started = performance.now();
-      let slice: { rows: number; upTo: number };
-      do {
-        slice = this.indexSlice(ann, filters, upTo, SLICE_ROWS);
+      const ceiling = this.store.maxRowid();
+      while (upTo < ceiling && performance.now() - started < SLICE_MS) {
+        const slice = this.indexSlice(ann, filters, upTo, ceiling);
         upTo = slice.upTo;
+        added += slice.rows;
         if (ann === this.ann) this.upTo = upTo;
-      } while (slice.rows === SLICE_ROWS && performance.now() - started < SLICE_MS);
-      if (slice.rows < SLICE_ROWS) break;
+      }
+      if (upTo >= ceiling) break;
       await setImmediate();
       if (this.closing) return; // a first build is dropped; a live index keeps what it has
     }
+    const built = ann !== this.ann;
     this.ann = ann;
     this.filters = filters;
     this.upTo = upTo;
-    this.options.onIndexed();
+    if (built || added > 0) this.options.onIndexed();
   }
 
-  /** Adds up to `limit` transitions after rowid `from` to `ann` and `filters`. */
+  /**
+   * Adds this class's transitions among the rowids after `from` (up to `ceiling`, at most
+   * {@link WINDOW_ROWS} of them, at most {@link SLICE_ROWS} added) to `ann` and `filters`;
+   * returns how many it added and the rowid it got to. The rowids come from the transitions
+   * table's B-tree and each vector by its rowid: sqlite-vec answers a rowid range (or IN list)
+   * on its vec0 table with a scan of the whole table (16 ms at 60k transitions, per query),
+   * a single rowid in ≈ 30 µs.
+   */
   private indexSlice(
     ann: AnnIndex,
     filters: FilterIndex,
     from: number,
-    limit: number,
+    ceiling: number,
   ): { rows: number; upTo: number } {
-    const rows = this.store
+    const end = Math.min(from + WINDOW_ROWS, ceiling);
+    const ids = this.store
       .sql(
-        `SELECT rowid, embedding, env, provenance, success, trajectory FROM transition_vectors
-       WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+        `SELECT rowid FROM transitions WHERE rowid > ? AND rowid <= ? AND ${this.inClass}
+         ORDER BY rowid LIMIT ${SLICE_ROWS}`,
       )
-      .raw()
-      .all(BigInt(from), limit) as Array<[number, Buffer, string, Provenance, number, number]>;
-    if (rows.length === 0) return { rows: 0, upTo: from };
-    const keys: number[] = [];
+      .pluck()
+      .all(from, end) as number[];
+    const vector = this.store
+      .sql(
+        'SELECT embedding, env, provenance, success, trajectory FROM transition_vectors WHERE rowid = ?',
+      )
+      .raw();
     const vectors: Float32Array[] = [];
-    for (const [rowid, blob, env, provenance, success, trajectory] of rows) {
-      keys.push(Number(rowid));
+    for (const rowid of ids) {
+      const [blob, env, provenance, success, trajectory] = vector.get(BigInt(rowid)) as [
+        Buffer,
+        string,
+        Provenance,
+        number,
+        number,
+      ];
       vectors.push(
         new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)),
       );
       filters.addTrajectory(Number(trajectory), env, provenance, Number(success) === 1);
-      filters.addTransition(Number(rowid), Number(trajectory));
+      filters.addTransition(rowid, Number(trajectory));
     }
-    ann.add(keys, vectors);
-    return { rows: rows.length, upTo: keys.at(-1) as number };
+    ann.add(ids, vectors);
+    return { rows: ids.length, upTo: ids.length === SLICE_ROWS ? (ids.at(-1) as number) : end };
   }
 
   /**
@@ -138,24 +216,18 @@ export class AnnSync {
    * Transitions added after the save (say the process died before `close()`) are added on top.
    */
   private loadSaved(ann: AnnIndex): number {
-    const saved = Number(this.store.getMeta('ann_saved_rowid') ?? 0);
+    const saved = Number(this.store.getMeta(this.savedKey()) ?? 0);
     if (this.options.path === ':memory:' || saved === 0) return 0;
     try {
-      if (!ann.load(annPath(this.options.path))) return 0;
+      if (!ann.load(this.file())) return 0;
     } catch {
       return 0;
     }
     const expected = this.store.db
-      .prepare('SELECT COUNT(*) FROM transitions WHERE rowid <= ?')
+      .prepare(`SELECT COUNT(*) FROM transitions WHERE rowid <= ? AND ${this.inClass}`)
       .pluck()
       .get(saved);
     return ann.size === expected ? saved : 0;
-  }
-
-  /** The filter columns, loaded from the database on first use. */
-  filterIndex(): FilterIndex {
-    this.filters ??= FilterIndex.load(this.store.db);
-    return this.filters;
   }
 
   /** Stops a running catch-up at its next slice and waits for it. */
@@ -164,14 +236,22 @@ export class AnnSync {
     await this.chain;
   }
 
-  /** Saves the index beside the database with the rowid it holds up to (nothing in memory). */
+  /**
+   * Saves the index beside the database with the rowid it holds up to (nothing in memory), and
+   * removes the single index of all provenances that buffers written before the split kept.
+   */
   async save(): Promise<void> {
     if (!this.ann || this.options.path === ':memory:') return;
-    await this.ann.save(annPath(this.options.path));
-    this.store.setMeta('ann_saved_rowid', String(this.upTo));
+    await this.ann.save(this.file());
+    this.store.setMeta(this.savedKey(), String(this.upTo));
+    await rm(`${this.options.path}.usearch`, { force: true });
   }
-}
 
-function annPath(path: string): string {
-  return `${path}.usearch`;
+  private file(): string {
+    return `${this.options.path}.${this.options.annClass}.usearch`;
+  }
+
+  private savedKey(): string {
+    return `ann_${this.options.annClass}_saved_rowid`;
+  }
 }

@@ -14,7 +14,13 @@ export interface BufferStats {
   >;
   /** Database size on disk (0 for `:memory:`). */
   bytes: number;
+  /** How real demonstrations are retrieved: exact search, or the ANN index past the threshold. */
   retrieval: 'exact' | 'ann';
+  /**
+   * Transitions in the ANN index of each provenance class (real, synthetic); null while a class
+   * has none (below the threshold, or synthetic before any search asked for it).
+   */
+  annIndexed: { real: number | null; synthetic: number | null };
   encoder: string;
 }
 
@@ -23,9 +29,9 @@ export function bufferStats(
   db: Database.Database,
   {
     path,
-    retrieval,
+    annIndexed,
     encoder,
-  }: { path: string; retrieval: BufferStats['retrieval']; encoder: string },
+  }: { path: string; annIndexed: BufferStats['annIndexed']; encoder: string },
 ): BufferStats {
   const rows = db
     .prepare(
@@ -61,7 +67,8 @@ export function bufferStats(
     successRate: trajectories ? successes / trajectories : 0,
     byEnv,
     bytes: path === ':memory:' ? 0 : fileSize(path) + fileSize(`${path}-wal`),
-    retrieval,
+    retrieval: annIndexed.real === null ? 'exact' : 'ann',
+    annIndexed,
     encoder,
   };
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DataFormatError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import { isSuccess, type Trajectory, transitions } from '../core/types.ts';
@@ -105,6 +105,65 @@ describe('ReplayBuffer', () => {
     },
   );
 
+  it('indexes real and synthetic transitions apart, the synthetic index once asked for', async () => {
+    const steps = (ts: Trajectory[]) => ts.reduce((n, t) => n + t.steps.length, 0);
+    const buffer = ReplayBuffer.open({ annThreshold: 50 });
+    await buffer.add(real);
+    await buffer.add(synthetic);
+    // Synthetic write-backs do not enter the index real demonstrations are searched in.
+    expect(buffer.stats().annIndexed).toEqual({ real: steps(real), synthetic: null });
+    const key = transitions(synthetic[2] as Trajectory)[1] as NonNullable<
+      ReturnType<typeof transitions>[number]
+    >;
+    const exactly = await buffer.retrieve(key, 4, { provenance: 'synthetic' });
+    expect(exactly[0]?.trajectoryId).toBe(synthetic[2]?.id);
+    expect(exactly.every((r) => r.provenance === 'synthetic')).toBe(true);
+    // The first search for synthetic neighbours started building their index.
+    await vi.waitFor(() => expect(buffer.stats().annIndexed.synthetic).toBe(steps(synthetic)));
+    expect(buffer.stats().annIndexed.real).toBe(steps(real));
+    const [best] = await buffer.retrieve(key, 4, { provenance: 'synthetic' });
+    expect(best?.trajectoryId).toBe(synthetic[2]?.id);
+    expect(best?.similarity).toBeCloseTo(1, 4);
+    // No provenance filter: both indexes answer, merged by similarity (the synthetic copy and its
+    // real original are the same transition).
+    const both = await buffer.retrieve(key, 2);
+    expect(both.map((r) => r.provenance).sort()).toEqual(['real-offline', 'synthetic']);
+    expect(both.every((r) => r.similarity > 0.9999)).toBe(true);
+    await buffer.close();
+  });
+
+  it('keeps remembered answers for real demonstrations when synthetic transitions are added', async () => {
+    const inner = new TransitionEncoder();
+    let queries = 0;
+    const encoder = {
+      id: inner.id,
+      dimensions: inner.dimensions,
+      encode: (keys: Parameters<TransitionEncoder['encode']>[0]) => {
+        if (keys.length === 1) queries++;
+        return inner.encode(keys);
+      },
+    };
+    const buffer = ReplayBuffer.open({ encoder });
+    await buffer.add(real.slice(0, 30));
+    const key = transitions(real[1] as Trajectory)[0] as NonNullable<
+      ReturnType<typeof transitions>[number]
+    >;
+    const demonstrations = { provenance: ['real-offline', 'real-online'] } as const;
+    const first = await buffer.retrieve(key, 4, demonstrations);
+    await buffer.retrieve(key, 4, demonstrations);
+    await buffer.retrieve(key, 4);
+    expect(queries).toBe(2);
+    await buffer.add(synthetic.slice(0, 5));
+    expect(await buffer.retrieve(key, 4, demonstrations)).toEqual(first);
+    expect(queries).toBe(2); // remembered: synthetic transitions cannot change it
+    await buffer.retrieve(key, 4);
+    expect(queries).toBe(3); // asked again: the new synthetic transitions may be among the nearest
+    await buffer.add(relabel(real.slice(30, 32), 'real-online', 'online'));
+    await buffer.retrieve(key, 4, demonstrations);
+    expect(queries).toBe(4);
+    await buffer.close();
+  });
+
   it('samples with the asked real/synthetic mix and recency weighting', async () => {
     const buffer = ReplayBuffer.open();
     await buffer.add([...real, ...synthetic]);
@@ -164,7 +223,7 @@ describe('ReplayBuffer', () => {
     await first.add(real);
     await first.close();
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
-    expect(existsSync(`${path}.usearch`)).toBe(true);
+    expect(existsSync(`${path}.real.usearch`)).toBe(true);
     const second = ReplayBuffer.open({ path, annThreshold: 50 });
     await second.add(synthetic);
     expect(second.stats().retrieval).toBe('ann');

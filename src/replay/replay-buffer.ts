@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { type Provenance, type Trajectory, transitions } from '../core/types.ts';
 import type { AnnOptions } from './ann-index.ts';
-import { AnnSync } from './ann-sync.ts';
+import { ANN_CLASSES, type AnnClass, AnnSync, annClassOf } from './ann-sync.ts';
 import { setTeacherReasoning } from './annotations.ts';
 import {
   BufferLocationError,
@@ -15,7 +15,7 @@ import {
 } from './buffer-errors.ts';
 import { type BufferStats, bufferStats } from './buffer-stats.ts';
 import { exactRetrieve } from './exact-retrieval.ts';
-import type { RetrieveFilter } from './filter-index.ts';
+import { checkProvenance, type FilterIndex, type RetrieveFilter } from './filter-index.ts';
 import { type SampleOptions, TransitionSampler } from './sampling.ts';
 import { BufferSchemaError, migrate } from './schema.ts';
 import type { RetrievedTransition, StoredTransition } from './stored-transition.ts';
@@ -57,7 +57,11 @@ export interface ReplayBufferOptions {
   chunkSize?: number;
   /** Transitions above which retrieval uses the ANN index instead of exact search. Default 50,000. */
   annThreshold?: number;
-  /** Answers of `retrieve` remembered until the next `add` (0 turns the memo off). Default 10,000. */
+  /**
+   * Answers of `retrieve` remembered until an add could change them (0 turns the memo off): an
+   * add of synthetic transitions only forgets the answers of searches that admit synthetic ones.
+   * Default 10,000 of each kind.
+   */
   memoSize?: number;
   ann?: AnnOptions & {
     /**
@@ -77,8 +81,9 @@ const BUSY_TIMEOUT_MS = 5000;
 /**
  * The replay buffer: trajectories with provenance in SQLite (WAL), every transition embedded for
  * similarity retrieval. Retrieval is exact (sqlite-vec) up to `annThreshold` transitions and
- * approximate (HNSW, persisted beside the database as `<path>.usearch`) beyond, its candidates
- * filtered in memory (`FilterIndex`). Writes run one at a time, each one transaction; bulk
+ * approximate beyond: HNSW indexes of real and of synthetic transitions, persisted beside the
+ * database as `<path>.real.usearch` and `<path>.synthetic.usearch` (see `ANN_CLASSES`), their
+ * candidates filtered in memory (`FilterIndex`). Writes run one at a time, each one transaction; bulk
  * writes embed on a worker thread ({@link ThreadedTransitionEncoder}) while writing.
  */
 export class ReplayBuffer {
@@ -86,7 +91,8 @@ export class ReplayBuffer {
   readonly encoder: KeyEncoder;
   private readonly db: Database.Database;
   private readonly store: TransitionStore;
-  private readonly annSync: AnnSync;
+  /** One ANN index per provenance class: real built at open, synthetic when first asked for. */
+  private readonly annSyncs: Record<AnnClass, AnnSync>;
   private readonly sampler: TransitionSampler;
   private readonly overfetch: number;
   private readonly memoSize: number;
@@ -99,7 +105,16 @@ export class ReplayBuffer {
   private writes: Promise<unknown> = Promise.resolve();
   /** Set while a bulk add holds a transaction open across awaits (see {@link add}). */
   private bulkAdd: Promise<unknown> | undefined;
-  private readonly retrievals = new Map<string, RetrievedTransition[]>();
+  /**
+   * Remembered answers of `retrieve`, by the provenance classes their filter admits: an add of
+   * synthetic transitions leaves the answers of searches for real demonstrations standing.
+   */
+  private readonly retrievals: Record<'real' | 'any', Map<string, RetrievedTransition[]>> = {
+    real: new Map(),
+    any: new Map(),
+  };
+  /** The transitions up to this rowid have been seen by the memo (see {@link noteNewRows}). */
+  private seenRowid = 0;
 
   private constructor(options: ReplayBufferOptions) {
     this.path = options.path ?? ':memory:';
@@ -142,19 +157,24 @@ export class ReplayBuffer {
       throw error;
     }
     this.sampler = new TransitionSampler(this.store);
-    this.annSync = new AnnSync(this.store, {
-      path: this.path,
-      dimensions: this.encoder.dimensions,
-      threshold: options.annThreshold ?? 50_000,
-      ann: options.ann ?? {},
-      onIndexed: () => this.retrievals.clear(),
-    });
+    const annSync = (annClass: AnnClass) =>
+      new AnnSync(this.store, {
+        path: this.path,
+        annClass,
+        eager: annClass === 'real',
+        dimensions: this.encoder.dimensions,
+        threshold: options.annThreshold ?? 50_000,
+        ann: options.ann ?? {},
+        onIndexed: () => this.forget(annClass === 'real' ? 'all' : 'any'),
+      });
+    this.annSyncs = { real: annSync('real'), synthetic: annSync('synthetic') };
+    this.seenRowid = this.store.maxRowid();
   }
 
   /** Opens (or creates) a buffer. */
   static open(options: ReplayBufferOptions = {}): ReplayBuffer {
     const buffer = new ReplayBuffer(options);
-    buffer.annSync.syncAtOpen();
+    for (const sync of Object.values(buffer.annSyncs)) sync.syncAtOpen();
     // A buffer on disk is where bulk imports go: have the encoder's worker ready for the first.
     // Until it is, batches are encoded on this thread, so a failure here costs only speed.
     if (buffer.path !== ':memory:') buffer.encoder.warm?.().catch(() => undefined);
@@ -191,8 +211,7 @@ export class ReplayBuffer {
         return await this.holdingReaders(async () => {
           const counts = { added: 0, skipped: 0 };
           await this.bulkInsert(this.freshChunks(source, counts));
-          this.retrievals.clear();
-          await this.annSync.indexNewRows();
+          await this.indexNewRows();
           return counts;
         });
       } catch (error) {
@@ -244,8 +263,7 @@ export class ReplayBuffer {
       if (chunks.length > 1) {
         await this.holdingReaders(async () => {
           await this.bulkInsert(inOrder(chunks));
-          this.retrievals.clear();
-          await this.annSync.indexNewRows();
+          await this.indexNewRows();
         });
         return counts;
       }
@@ -257,10 +275,35 @@ export class ReplayBuffer {
       this.endWrite('ROLLBACK');
       throw error;
     }
-    this.retrievals.clear();
     // Readers go on meanwhile, served by the index as it was; a small add takes one slice.
-    await this.annSync.indexNewRows();
+    await this.indexNewRows();
     return counts;
+  }
+
+  /**
+   * After a commit: forgets the remembered answers the new transitions (this process's and, seen
+   * now, other processes') may change, and brings the ANN indexes up to date.
+   */
+  private async indexNewRows(): Promise<void> {
+    this.noteNewRows();
+    await Promise.all(Object.values(this.annSyncs).map((sync) => sync.indexNewRows()));
+  }
+
+  /** Forgets the memo's answers that the transitions committed since the last call may change. */
+  private noteNewRows(): void {
+    const classes = this.store
+      .sql('SELECT DISTINCT provenance FROM transitions WHERE rowid > ?')
+      .pluck()
+      .all(this.seenRowid) as Provenance[];
+    this.seenRowid = this.store.maxRowid();
+    if (classes.some((p) => annClassOf(p) === 'real')) this.forget('all');
+    else if (classes.length > 0) this.forget('any');
+  }
+
+  /** Clears the memo: every answer, or those of searches that admit synthetic transitions. */
+  private forget(which: 'all' | 'any'): void {
+    this.retrievals.any.clear();
+    if (which === 'all') this.retrievals.real.clear();
   }
 
   /**
@@ -367,49 +410,51 @@ export class ReplayBuffer {
     if (k <= 0) return [];
     // Rollouts ask the same question often (a GRPO group starts from the same pages); answers
     // only change when transitions are added, which clears the memo.
+    const classes = admittedClasses(filter);
+    const memo = this.retrievals[classes.length === 1 && classes[0] === 'real' ? 'real' : 'any'];
     const memoKey = JSON.stringify([key.state.text, key.action, key.task.instruction, k, filter]);
-    const memo = this.retrievals.get(memoKey);
-    if (memo) return [...memo];
-    const found = await this.search(key, k, filter);
+    const remembered = memo.get(memoKey);
+    if (remembered) return [...remembered];
+    const found = await this.search(key, k, filter, classes);
     if (this.memoSize === 0) return found;
-    if (this.retrievals.size >= this.memoSize) this.retrievals.clear();
-    this.retrievals.set(memoKey, found);
+    if (memo.size >= this.memoSize) memo.clear();
+    memo.set(memoKey, found);
     return [...found];
   }
 
+  /**
+   * The ANN indexes of the classes the filter admits answer, each with the k nearest of its class
+   * that pass the filter, merged by distance; exact search answers when one of them is not built
+   * (a lazy class's first search starts building it) or the filter rejects too many candidates.
+   */
   private async search(
     key: TransitionKey,
     k: number,
     filter: RetrieveFilter,
+    classes: readonly AnnClass[],
   ): Promise<RetrievedTransition[]> {
     const [vector] = await this.encoder.encode([key]);
     const query = vector as Float32Array;
     while (this.bulkAdd) await this.bulkAdd;
     this.assertOpen();
-    const ann = this.annSync.ann;
-    if (ann) {
-      let passes: ((transition: number) => boolean) | undefined;
-      if (hasFilter(filter)) {
-        passes = this.annSync
-          .filterIndex()
-          .matcher(filter, this.store.trajectoryRowid(filter.excludeTrajectory));
+    const syncs = classes.map((c) => this.annSyncs[c]);
+    for (const sync of syncs) {
+      if (sync.activate()) void sync.indexNewRows().catch(() => undefined);
+    }
+    if (syncs.every((sync) => sync.ann)) {
+      const excluded = this.store.trajectoryRowid(filter.excludeTrajectory);
+      const found: Array<{ key: number; distance: number }> = [];
+      for (const sync of syncs) {
+        const nearest = annSearch(sync, query, k, filter, excluded, this.overfetch);
+        if (!nearest) return exactRetrieve(this.store, query, k, filter);
+        found.push(...nearest);
       }
-      // Without a filter the k nearest are the answer; with one, over-fetch and keep those passing.
-      for (const factor of passes ? [2, this.overfetch] : [1]) {
-        const wanted = k * factor;
-        const candidates = ann.search(query, wanted);
-        const chosen = (passes ? candidates.filter((c) => passes(c.key)) : candidates).slice(0, k);
-        if (chosen.length === k || candidates.length < wanted) {
-          const rows = new Map(
-            this.store.fetch(chosen.map((c) => c.key)).map((row) => [row.id, row]),
-          );
-          return chosen.map((c) => ({
-            ...(rows.get(c.key) as StoredTransition),
-            similarity: 1 - c.distance,
-          }));
-        }
-      }
-      // The filter rejected too many ANN candidates: answer exactly instead.
+      const chosen = found.sort((a, b) => a.distance - b.distance).slice(0, k);
+      const rows = new Map(this.store.fetch(chosen.map((c) => c.key)).map((row) => [row.id, row]));
+      return chosen.map((c) => ({
+        ...(rows.get(c.key) as StoredTransition),
+        similarity: 1 - c.distance,
+      }));
     }
     return exactRetrieve(this.store, query, k, filter);
   }
@@ -425,7 +470,10 @@ export class ReplayBuffer {
     this.assertIdle('stats');
     return bufferStats(this.db, {
       path: this.path,
-      retrieval: this.annSync.ann ? 'ann' : 'exact',
+      annIndexed: {
+        real: this.annSyncs.real.ann?.size ?? null,
+        synthetic: this.annSyncs.synthetic.ann?.size ?? null,
+      },
       encoder: this.encoder.id,
     });
   }
@@ -461,7 +509,7 @@ export class ReplayBuffer {
   setTeacherReasoning(transitionId: number, reasoning: string): void {
     this.assertIdle('setTeacherReasoning');
     setTeacherReasoning(this.store, transitionId, reasoning);
-    this.retrievals.clear();
+    this.forget('all');
   }
 
   /**
@@ -470,9 +518,10 @@ export class ReplayBuffer {
    */
   async close(): Promise<void> {
     await this.writes;
-    await this.annSync.stop();
+    const syncs = Object.values(this.annSyncs);
+    await Promise.all(syncs.map((sync) => sync.stop()));
     if (this.closed) return;
-    await this.annSync.save();
+    for (const sync of syncs) await sync.save();
     this.closed = true;
     this.db.close();
     if (this.ownsEncoder) await this.encoder.close?.();
@@ -523,6 +572,47 @@ function transitionKeys(trajectories: readonly Trajectory[]): TransitionKey[] {
   return trajectories.flatMap(transitions);
 }
 
-function hasFilter(filter: RetrieveFilter): boolean {
-  return Object.values(filter).some((value) => value !== undefined);
+/** The provenance classes a filter admits. */
+function admittedClasses(filter: RetrieveFilter): AnnClass[] {
+  if (filter.provenance === undefined) return ['real', 'synthetic'];
+  const provenances = [filter.provenance].flat().map(checkProvenance);
+  return (Object.keys(ANN_CLASSES) as AnnClass[]).filter((c) =>
+    provenances.some((p) => annClassOf(p) === c),
+  );
+}
+
+/**
+ * The k nearest transitions of a class's index that pass `filter`: without a filter the index's
+ * k nearest; with one, 2k candidates and then `overfetch` × k if too few pass. Undefined when even
+ * those hold fewer than k passing and the index has more to give (exact search must answer).
+ */
+function annSearch(
+  sync: AnnSync,
+  query: Float32Array,
+  k: number,
+  filter: RetrieveFilter,
+  excluded: number | undefined,
+  overfetch: number,
+): Array<{ key: number; distance: number }> | undefined {
+  const ann = sync.ann as NonNullable<AnnSync['ann']>;
+  const narrowed = withinClass(filter, sync.annClass);
+  const passes = narrowed && (sync.filters as FilterIndex).matcher(narrowed, excluded);
+  for (const factor of passes ? [2, overfetch] : [1]) {
+    const wanted = k * factor;
+    const candidates = ann.search(query, wanted);
+    const chosen = (passes ? candidates.filter((c) => passes(c.key)) : candidates).slice(0, k);
+    if (chosen.length === k || candidates.length < wanted) return chosen;
+  }
+  return undefined;
+}
+
+/**
+ * What is left of a filter inside one class's index: its provenance condition goes when it admits
+ * the whole class. Undefined when nothing is left to check.
+ */
+function withinClass(filter: RetrieveFilter, annClass: AnnClass): RetrieveFilter | undefined {
+  const narrowed = { ...filter };
+  const wanted = filter.provenance === undefined ? undefined : [filter.provenance].flat();
+  if (wanted && ANN_CLASSES[annClass].every((p) => wanted.includes(p))) delete narrowed.provenance;
+  return Object.values(narrowed).some((value) => value !== undefined) ? narrowed : undefined;
 }

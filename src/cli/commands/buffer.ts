@@ -80,8 +80,13 @@ export function bufferCommand(program: Command): void {
       console.log(
         `${o.db}: ${stats.trajectories} trajectories, ${stats.transitions} transitions, ${stats.distinctObservations} distinct observations`,
       );
+      const { real, synthetic } = stats.annIndexed;
+      const indexed =
+        real === null
+          ? ''
+          : ` (ANN index of ${real} real transitions${synthetic === null ? '' : `, one of ${synthetic} synthetic`})`;
       console.log(
-        `success rate ${(100 * stats.successRate).toFixed(1)}%, ${(stats.bytes / 2 ** 20).toFixed(1)} MiB, ${stats.retrieval} retrieval, encoder ${stats.encoder}`,
+        `success rate ${(100 * stats.successRate).toFixed(1)}%, ${(stats.bytes / 2 ** 20).toFixed(1)} MiB, ${stats.retrieval} retrieval${indexed}, encoder ${stats.encoder}`,
       );
       for (const [env, byProvenance] of Object.entries(stats.byEnv)) {
         for (const [provenance, s] of Object.entries(byProvenance)) {
