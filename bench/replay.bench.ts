@@ -152,7 +152,7 @@ export default async function replayBench() {
         await tuned.close();
       }
       row.annExpansionSearch = sweep;
-      rmSync(join(dir, 'buffer.db.usearch'), { force: true });
+      rmSync(join(dir, 'buffer.db.real.usearch'), { force: true });
       exactBuffer = openExact();
     }
     results[String(size)] = row;

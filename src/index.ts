@@ -87,6 +87,7 @@ export type {
   TaskSplit,
 } from './envs/env.ts';
 export { ENVS, envEntry } from './envs/registry.ts';
+export { RecordEpisodes, type RecordEpisodesOptions } from './envs/wrappers/record-episodes.ts';
 export { TimeLimit } from './envs/wrappers/time-limit.ts';
 export type {
   ExperienceModel,

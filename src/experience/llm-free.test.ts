@@ -4,6 +4,7 @@ import { moduleGraph, realEnvModules } from '../core/testing/module-graph.ts';
 import type { Step, Task, Trajectory } from '../core/types.ts';
 import { runEnvConformance } from '../envs/conformance.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
+import { syntheticFactory } from '../pipeline/experiment.ts';
 import { teacherForced } from '../pipeline/fidelity.ts';
 import { ReplayBuffer } from '../replay/replay-buffer.ts';
 import { webshopTrajectories } from '../replay/testing/fixtures.ts';
@@ -27,7 +28,7 @@ beforeAll(async () => {
   tasks = offline.map((t) => t.task);
 });
 
-const synthetic = (options: { writeBack?: boolean; model?: ExperienceModel } = {}) =>
+const synthetic = (options: { model?: ExperienceModel } = {}) =>
   new SyntheticEnv({
     env: 'webshop',
     model: options.model ?? model,
@@ -114,30 +115,42 @@ describe('LLM-free webshop experience model', () => {
     expect(llmFree.byAction['click[option]']?.exactMatch).toBe(1);
   });
 
-  it('writes synthetic episodes back to the buffer when asked', async () => {
+  it('writes every finished synthetic episode back, the step limit’s cut-offs included', async () => {
     const own = ReplayBuffer.open();
     await own.add(offline.slice(0, 20));
-    const env = new SyntheticEnv({
-      env: 'webshop',
-      model: llmFreeModel('webshop', own),
-      buffer: own,
-      writeBack: true,
-      policyId: 'test',
-    });
-    await play(env, tasks[0] as Task, [
-      'search[anything]',
-      'click[Back to Search]',
-      'search[anything]',
-    ]);
-    await env.step('click[Back to Search]');
+    const setup = {
+      name: 'webshop',
+      makeReal: () => {
+        throw new Error('not used');
+      },
+      trainTasks: tasks,
+      testTasks: [],
+      maxEpisodeSteps: 4,
+    };
+    const env = syntheticFactory(setup, own, llmFreeModel('webshop', own), { writeBack: true })();
+    // A purchase: terminated on the third step.
+    await env.reset({ task: tasks[0] as Task });
     const results = await env.step('search[red]');
     const item = results.observation.actions?.find((a) => /B0/.test(a));
     await env.step(item as string);
-    await env.step('click[Buy Now]');
-    expect(own.stats().byEnv.webshop?.synthetic?.trajectories).toBe(1);
-    const [stored] = [...own.trajectories({ provenance: 'synthetic' })];
-    expect(stored?.policyId).toBe('test');
-    expect(stored?.steps.at(-1)?.terminated).toBe(true);
+    expect((await env.step('click[Buy Now]')).terminated).toBe(true);
+    // Back and forth until the step limit cuts the episode off.
+    await env.reset({ task: tasks[1] as Task });
+    for (const action of ['search[a]', 'click[Back to Search]', 'search[b]'])
+      await env.step(action);
+    expect((await env.step('click[Back to Search]')).info.truncatedBy).toBe('time-limit');
+    await env.close();
+    const stored = [...own.trajectories({ provenance: 'synthetic' })];
+    expect(stored.map((t) => [t.task.id, t.steps.length])).toEqual([
+      [tasks[0]?.id, 3],
+      [tasks[1]?.id, 4],
+    ]);
+    expect(stored[0]?.steps.at(-1)?.terminated).toBe(true);
+    expect(stored[1]?.steps.at(-1)).toMatchObject({ truncated: true, terminated: false });
+    expect(stored[1]?.steps.at(-1)?.info?.truncatedBy).toBe('time-limit');
+    // The model's reasoning is stored with each step, as the SFT export reads it.
+    expect(stored[0]?.steps.every((s) => typeof s.reasoning === 'string')).toBe(true);
+    await own.close();
   });
 
   it('truncates the episode with reason model-error when the model fails', async () => {

@@ -79,7 +79,6 @@ export function syntheticEntry(
           model,
           buffer,
           tasks,
-          policyId: 'remote',
         }),
         o.maxSteps ?? real.maxSteps,
       ),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { EnvClosedError, EnvNotResetError, EpisodeEndedError, TaskError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import { isActionTemplate, type Observation, type Step, type Task } from '../core/types.ts';
@@ -16,7 +15,10 @@ export interface SyntheticEnvOptions {
   /** Env family the experience is about (`webshop`); tasks of other families are refused. */
   env: string;
   model: ExperienceModel;
-  /** Where demonstrations come from (and where synthetic episodes go with `writeBack`). */
+  /**
+   * Where demonstrations come from. To store the synthetic episodes there too, wrap the env in
+   * `RecordEpisodes` outside its `TimeLimit` (so episodes the limit cuts off are stored as well).
+   */
   buffer: ReplayBuffer;
   /** Tasks for `reset({ seed })` without a task: drawn from its train split. */
   tasks?: TaskSource;
@@ -24,11 +26,8 @@ export interface SyntheticEnvOptions {
   k?: number;
   /** Which transitions may be demonstrations. Default: real ones of this env. */
   demonstrations?: RetrieveFilter;
-  /** Store each finished episode in the buffer as `synthetic`. Default false. */
-  writeBack?: boolean;
   /** Show the model the episode's history (off for the no-history ablation). Default true. */
   history?: boolean;
-  policyId?: string;
 }
 
 /**
@@ -45,9 +44,6 @@ export class SyntheticEnv implements Env {
   private task: Task | undefined;
   private state: Observation | undefined;
   private history: Step[] = [];
-  private initial: Observation | undefined;
-  private startedAt = '';
-  private seed: number | undefined;
   private ended: 'terminated' | 'truncated' | undefined;
   private closed = false;
 
@@ -68,11 +64,8 @@ export class SyntheticEnv implements Env {
     const observation = await this.options.model.initial(chosen, starts);
     this.task = chosen;
     this.state = observation;
-    this.initial = observation;
     this.history = [];
     this.ended = undefined;
-    this.seed = seed;
-    this.startedAt = new Date().toISOString();
     return { observation: copy(observation), info: { task: chosen, synthetic: true } };
   }
 
@@ -157,11 +150,7 @@ export class SyntheticEnv implements Env {
     return new Rng(seed).fork('synthetic-task').pick(tasks);
   }
 
-  private async record(
-    action: string,
-    result: StepResult,
-    reasoning?: string,
-  ): Promise<StepResult> {
+  private record(action: string, result: StepResult, reasoning?: string): StepResult {
     const step: Step = {
       action,
       observation: result.observation,
@@ -175,26 +164,8 @@ export class SyntheticEnv implements Env {
     this.state = result.observation;
     if (result.terminated || result.truncated) {
       this.ended = result.terminated ? 'terminated' : 'truncated';
-      if (this.options.writeBack) await this.writeBack();
     }
     return { ...result, observation: copy(result.observation) };
-  }
-
-  private async writeBack(): Promise<void> {
-    const task = this.task as Task;
-    const trajectory = {
-      id: randomUUID(),
-      env: this.name,
-      task,
-      initial: this.initial as Observation,
-      steps: this.history,
-      provenance: 'synthetic' as const,
-      policyId: this.options.policyId ?? 'unknown',
-      startedAt: this.startedAt,
-      endedAt: new Date().toISOString(),
-      ...(this.seed !== undefined && { seed: this.seed }),
-    };
-    await this.options.buffer.add([trajectory]);
   }
 }
 

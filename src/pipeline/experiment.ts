@@ -1,6 +1,7 @@
 import { finalReward, isSuccess, type Task, type Trajectory } from '../core/types.ts';
 import type { Env } from '../envs/env.ts';
 import { envEntry } from '../envs/registry.ts';
+import { RecordEpisodes } from '../envs/wrappers/record-episodes.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
 import type { ExperienceModel } from '../experience/experience-model.ts';
 import { SyntheticEnv } from '../experience/synthetic-env.ts';
@@ -71,8 +72,8 @@ export function syntheticFactory(
   options: SyntheticOptions = {},
 ): () => Env {
   const tasks = { tasks: () => setup.trainTasks };
-  return () =>
-    new TimeLimit(
+  return () => {
+    const env = new TimeLimit(
       new SyntheticEnv({
         env: setup.name,
         model,
@@ -80,10 +81,18 @@ export function syntheticFactory(
         tasks,
         k: options.k ?? 4,
         history: options.history ?? true,
-        writeBack: options.writeBack ?? false,
       }),
       setup.maxEpisodeSteps,
     );
+    if (!options.writeBack) return env;
+    // Outside the step limit, so episodes it cuts off are written back too.
+    return new RecordEpisodes(env, {
+      provenance: 'synthetic',
+      onEpisode: async (trajectory) => {
+        await buffer.add([trajectory]);
+      },
+    });
+  };
 }
 
 /** Held-out success and reward with 95% intervals, and mean episode length. */

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { EpisodeEndedError } from '../../core/errors.ts';
+import type { Trajectory } from '../../core/types.ts';
+import type { Env, ResetResult, StepResult } from '../env.ts';
+import { RecordEpisodes } from './record-episodes.ts';
+import { TimeLimit } from './time-limit.ts';
+
+/**
+ * A corridor: `forward` moves one cell, reaching cell `length` terminates with reward 1; `fail`
+ * ends the episode truncated, as a synthetic env does when its model fails.
+ */
+class Corridor implements Env {
+  readonly name = 'corridor';
+  private position = 0;
+  constructor(private readonly length: number) {}
+  async reset(): Promise<ResetResult> {
+    this.position = 0;
+    const task = { id: 'c', env: this.name, instruction: 'walk', origin: 'seed' as const };
+    return { observation: this.observation(), info: { task } };
+  }
+  async step(action: string): Promise<StepResult> {
+    if (action === 'fail') {
+      return {
+        observation: this.observation(),
+        reward: 0,
+        terminated: false,
+        truncated: true,
+        info: { truncatedBy: 'model-error', reasoning: 'the model broke' },
+      };
+    }
+    if (action === 'forward') this.position += 1;
+    const done = this.position >= this.length;
+    return {
+      observation: this.observation(),
+      reward: done ? 1 : 0,
+      terminated: done,
+      truncated: false,
+      info: action === 'forward' ? { reasoning: `moved to ${this.position}` } : {},
+    };
+  }
+  async close(): Promise<void> {}
+  private observation() {
+    return { text: `cell ${this.position}`, instruction: 'walk', actions: ['forward', 'wait'] };
+  }
+}
+
+function recorded(env: (inner: Env) => Env, length = 3) {
+  const episodes: Trajectory[] = [];
+  const wrapped = new RecordEpisodes(env(new Corridor(length)), {
+    provenance: 'synthetic',
+    policyId: 'tester',
+    onEpisode: (t) => {
+      episodes.push(t);
+    },
+  });
+  return { env: wrapped, episodes };
+}
+
+describe('RecordEpisodes', () => {
+  it('records a terminated episode whole, with its seed and the steps’ reasoning', async () => {
+    const { env, episodes } = recorded((inner) => new TimeLimit(inner, 10), 2);
+    await env.reset({ seed: 7 });
+    await env.step('forward');
+    expect(episodes).toHaveLength(0);
+    await env.step('forward');
+    expect(episodes).toHaveLength(1);
+    const [episode] = episodes as [Trajectory];
+    expect(episode).toMatchObject({
+      env: 'corridor',
+      provenance: 'synthetic',
+      policyId: 'tester',
+      seed: 7,
+      initial: { text: 'cell 0' },
+    });
+    expect(episode.steps.map((s) => [s.action, s.observation.text, s.reward])).toEqual([
+      ['forward', 'cell 1', 0],
+      ['forward', 'cell 2', 1],
+    ]);
+    expect(episode.steps.at(-1)?.terminated).toBe(true);
+    expect(episode.steps[0]?.reasoning).toBe('moved to 1');
+  });
+
+  it('records an episode the step limit cut off, outside TimeLimit, with the reason', async () => {
+    const { env, episodes } = recorded((inner) => new TimeLimit(inner, 3), 10);
+    await env.reset();
+    for (const action of ['forward', 'wait', 'forward']) await env.step(action);
+    expect(episodes).toHaveLength(1);
+    const last = episodes[0]?.steps.at(-1);
+    expect(last).toMatchObject({ truncated: true, terminated: false });
+    expect(last?.info?.truncatedBy).toBe('time-limit');
+    expect(episodes[0]?.steps).toHaveLength(3);
+  });
+
+  it('records an episode the env cut short (a model error) and none abandoned by a reset', async () => {
+    const { env, episodes } = recorded((inner) => new TimeLimit(inner, 10), 10);
+    await env.reset();
+    await env.step('forward');
+    await env.reset(); // abandoned: not an ended episode
+    await env.step('forward');
+    await env.step('fail');
+    expect(episodes).toHaveLength(1);
+    expect(episodes[0]?.steps.map((s) => s.action)).toEqual(['forward', 'fail']);
+    expect(episodes[0]?.steps.at(-1)?.info?.truncatedBy).toBe('model-error');
+    // Stepping on after the end is the inner env's error, and records nothing more.
+    await expect(env.step('forward')).rejects.toBeInstanceOf(EpisodeEndedError);
+    expect(episodes).toHaveLength(1);
+  });
+});

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { Observation, Provenance, Step, Trajectory } from '../../core/types.ts';
+import type { Env, ResetOptions, ResetResult, StepResult } from '../env.ts';
+
+/** Where a {@link RecordEpisodes} wrapper sends finished episodes, and how it labels them. */
+export interface RecordEpisodesOptions {
+  /**
+   * Called once per finished episode — terminated, truncated by a step limit, or cut short by the
+   * env (a model error, say) — with the whole trajectory; the step that ended it returns after.
+   */
+  onEpisode: (trajectory: Trajectory) => void | Promise<void>;
+  /** The provenance the trajectories are labelled with (`synthetic` for a synthetic env's). */
+  provenance: Provenance;
+  /** The policy that played, as stored. Default `unknown`. */
+  policyId?: string;
+}
+
+/**
+ * Records the episodes of the env it wraps, Gymnasium style: put it outside `TimeLimit`, so an
+ * episode cut off by the step limit is recorded as ended like any other, with the reason the last
+ * step's `info.truncatedBy` gives (`time-limit`, `model-error`, …). An episode abandoned by a reset
+ * before it ended is not recorded.
+ */
+export class RecordEpisodes implements Env {
+  private episode:
+    | (Omit<Trajectory, 'endedAt' | 'steps'> & { steps: Step[]; ended: boolean })
+    | undefined;
+
+  constructor(
+    readonly env: Env,
+    private readonly options: RecordEpisodesOptions,
+  ) {}
+
+  get name(): string {
+    return this.env.name;
+  }
+
+  async reset(options?: ResetOptions): Promise<ResetResult> {
+    const result = await this.env.reset(options);
+    this.episode = {
+      id: randomUUID(),
+      env: this.env.name,
+      task: result.info.task,
+      initial: copy(result.observation),
+      steps: [],
+      provenance: this.options.provenance,
+      policyId: this.options.policyId ?? 'unknown',
+      startedAt: new Date().toISOString(),
+      ...(options?.seed !== undefined && { seed: options.seed }),
+      ended: false,
+    };
+    return result;
+  }
+
+  async step(action: string): Promise<StepResult> {
+    const result = await this.env.step(action);
+    const episode = this.episode;
+    if (!episode || episode.ended) return result; // the inner env has already refused or will
+    const step: Step = {
+      action,
+      observation: copy(result.observation),
+      reward: result.reward,
+      terminated: result.terminated,
+      truncated: result.truncated,
+      info: { ...result.info },
+    };
+    // An experience model's reasoning (SyntheticEnv's info.reasoning) is the step's reasoning.
+    if (typeof result.info.reasoning === 'string') step.reasoning = result.info.reasoning;
+    episode.steps.push(step);
+    if (result.terminated || result.truncated) {
+      episode.ended = true;
+      const { ended: _, ...trajectory } = episode;
+      await this.options.onEpisode({ ...trajectory, endedAt: new Date().toISOString() });
+    }
+    return result;
+  }
+
+  close(): Promise<void> {
+    return this.env.close();
+  }
+}
+
+function copy(o: Observation): Observation {
+  return o.actions ? { ...o, actions: [...o.actions] } : { ...o };
+}
