@@ -24,6 +24,11 @@ export interface ServeEnvOptions {
   db?: string;
   /** JSONL file that finished episodes are written to (our trajectory format). */
   record?: string;
+  /**
+   * A synthetic env's finished episodes go back to its buffer as `synthetic`, where its
+   * experience model learns from them. Default true; false keeps the buffer as it was.
+   */
+  writeBack?: boolean;
   warn?: (message: string) => void;
 }
 
@@ -57,8 +62,9 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     await synthetic?.close();
     throw error;
   }
+  const writesBack = synthetic !== undefined && options.writeBack !== false;
   const onEpisode = async (trajectory: Trajectory) => {
-    synthetic?.writeBack(trajectory);
+    if (writesBack) synthetic?.writeBack(trajectory);
     await writer?.write(trajectory);
   };
   const server = createEnvServer({
@@ -75,7 +81,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     ...(options.warn && { warn: options.warn }),
     // Synthetic envs are named `synthetic:…`; their episodes must never pass for real ones.
     provenance: options.env.startsWith('synthetic:') ? 'synthetic' : 'real-online',
-    ...((writer || synthetic) && { onEpisode }),
+    ...((writer || writesBack) && { onEpisode }),
   });
   let listening: ListeningServer;
   try {

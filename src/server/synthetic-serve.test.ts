@@ -56,6 +56,31 @@ describe('serving the synthetic env', () => {
     await buffer.close();
   });
 
+  it('with writeBack false, leaves the buffer as it was', async () => {
+    const own = join(mkdtempSync(join(tmpdir(), 'dreamgym-synthetic-serve-')), 'buffer.db');
+    const buffer = ReplayBuffer.open({ path: own });
+    await buffer.add(await webshopTrajectories(20));
+    await buffer.close();
+    const quiet = await serveEnv({
+      env: 'synthetic:webshop',
+      db: own,
+      port: 0,
+      maxSteps: 2,
+      writeBack: false,
+    });
+    const env = new TimeLimit(new AgentGymWebShopEnv({ url: quiet.url, splits }), 15);
+    await env.reset({ seed: 1 });
+    await env.step('search[red shoes]');
+    const last = await env.step('click[back to search]'); // the server's step limit ends it
+    expect(last.terminated || last.truncated).toBe(true);
+    await env.close();
+    await quiet.close(); // waits for what was queued for the buffer
+    const after = ReplayBuffer.open({ path: own, create: false });
+    expect(after.stats().byEnv.webshop?.synthetic).toBeUndefined();
+    expect(after.stats().trajectories).toBe(20);
+    await after.close();
+  });
+
   it('needs a buffer with real data, and says so', async () => {
     await expect(serveEnv({ env: 'synthetic:webshop', port: 0 })).rejects.toThrow(/--db PATH/);
   });

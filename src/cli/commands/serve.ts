@@ -37,6 +37,10 @@ export function serveCommand(program: Command): void {
       '--record <file>',
       'write finished episodes to this JSONL file (provenance real-online)',
     )
+    .option(
+      '--no-write-back',
+      'synthetic envs: keep finished episodes out of the buffer (default: stored as synthetic)',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  dreamgym serve --env webshop --port 36001\n  dreamgym serve --env household --host 0.0.0.0 --token "$TOKEN" --record data/served.jsonl\n\nProtocols: AgentGym WebShop at http://HOST:PORT/, AgentGym ALFWorld at http://HOST:PORT/alfworld,\nOpenEnv at http://HOST:PORT/openenv (WebSocket sessions at ws://HOST:PORT/openenv/ws).\n\nLong runs: Node grows its heap lazily; cap it with NODE_OPTIONS=--max-old-space-size=384.',
@@ -56,6 +60,7 @@ export function serveCommand(program: Command): void {
         ...(o.catalogSeed !== undefined && { catalogSeed: o.catalogSeed }),
         ...(o.db !== undefined && { db: o.db }),
         ...(o.record !== undefined && { record: o.record }),
+        writeBack: o.writeBack,
       });
       const { url } = served;
       console.log(
