@@ -14,26 +14,41 @@ export interface SeriesChartOptions {
   y: string;
   /** Fixed y range, e.g. [0, 1] for rates. Default: fitted to the data. */
   yDomain?: [number, number];
+  /** The x values are counts (iterations): ticks at whole numbers only. */
+  xIntegers?: boolean;
 }
 
 /** Line chart of several named series against one x axis (iterations, env steps). */
-export function seriesSpec(points: readonly SeriesPoint[], options: SeriesChartOptions): TopLevelSpec {
+export function seriesSpec(
+  points: readonly SeriesPoint[],
+  options: SeriesChartOptions,
+): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: options.title,
-    width: 460,
-    height: 240,
+    width: 360,
+    height: 220,
     data: { values: points as SeriesPoint[] },
     mark: { type: 'line', point: true },
     encoding: {
-      x: { field: 'x', type: 'quantitative', title: options.x },
+      x: {
+        field: 'x',
+        type: 'quantitative',
+        title: options.x,
+        ...(options.xIntegers && { axis: { tickMinStep: 1, format: 'd' } }),
+      },
       y: {
         field: 'y',
         type: 'quantitative',
         title: options.y,
         ...(options.yDomain && { scale: { domain: options.yDomain } }),
       },
-      color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', labelLimit: 300 } },
+      color: {
+        field: 'series',
+        type: 'nominal',
+        title: null,
+        legend: { orient: 'bottom', labelLimit: 300 },
+      },
     },
   };
 }

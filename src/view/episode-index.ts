@@ -155,7 +155,10 @@ export class EpisodeIndex {
       page,
       pages,
       counts: Object.fromEntries(
-        FACETS.map((f) => [f, [...counts[f]].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))]),
+        FACETS.map((f) => [
+          f,
+          [...counts[f]].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)),
+        ]),
       ) as Record<Facet, Array<[string, number]>>,
     };
   }

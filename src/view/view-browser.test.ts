@@ -70,7 +70,9 @@ describe('dreamgym view in a real browser', () => {
     await page.goto(`${served.url}/`);
     expect(new URL(page.url()).pathname).toBe('/dashboard');
     await page.locator('#success-curve svg').waitFor();
-    expect(await page.locator('#success-curve svg').textContent()).toContain('held-out real success');
+    expect(await page.locator('#success-curve svg').textContent()).toContain(
+      'held-out real success',
+    );
     expect(await page.locator('#card-iterations .value').textContent()).toBe('3');
     expect(await page.locator('#curriculum tbody tr').count()).toBe(3);
     expect(await page.locator('#config').textContent()).toContain('"writeBack": true');
@@ -81,7 +83,9 @@ describe('dreamgym view in a real browser', () => {
 
   it('filters to synthetic failures, opens one and steps through it with the keyboard', async () => {
     await page.goto(`${served.url}/episodes`);
-    const total = Number((await page.locator('#episode-count strong').textContent())?.replace(/,/g, ''));
+    const total = Number(
+      (await page.locator('#episode-count strong').textContent())?.replace(/,/g, ''),
+    );
     expect(total).toBeGreaterThan(1000);
     await page.selectOption('select[name=provenance]', 'synthetic');
     await page.waitForURL(/provenance=synthetic/);
@@ -105,7 +109,9 @@ describe('dreamgym view in a real browser', () => {
     await page.waitForURL(/\/episodes\/[^/?]+#step-1$/);
     const steps = await page.locator('section.step').count();
     expect(steps).toBeGreaterThan(1);
-    await expect.poll(() => page.locator('#step-indicator').textContent()).toBe(`step 1 of ${steps}`);
+    await expect
+      .poll(() => page.locator('#step-indicator').textContent())
+      .toBe(`step 1 of ${steps}`);
     expect(await page.locator('section.step.current').getAttribute('data-step')).toBe('1');
     expect(await page.locator('section.step.current .reasoning.model').textContent()).not.toBe('');
     await page.keyboard.press('ArrowRight');
@@ -123,7 +129,9 @@ describe('dreamgym view in a real browser', () => {
     await page.waitForURL(/\/compare\?/);
     expect(await page.locator('#compare tr.compare-step').count()).toBeGreaterThan(0);
     // Real and synthetic next states of a step differ somewhere, and the diff marks it.
-    expect(await page.locator('#compare .diff .added, #compare .diff .removed').count()).toBeGreaterThan(0);
+    expect(
+      await page.locator('#compare .diff .added, #compare .diff .removed').count(),
+    ).toBeGreaterThan(0);
     expect(await page.locator('#compare thead').textContent()).toContain('real-offline');
     await shot('compare');
   });

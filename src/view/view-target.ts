@@ -30,7 +30,9 @@ export function viewTarget(path: string): ViewTarget {
       .filter((f) => /^buffer-.*\.db$/.test(f))
       .sort();
     const buffer =
-      existsSync(join(path, 'buffer.db')) || seeded.length === 0 ? 'buffer.db' : (seeded[0] as string);
+      existsSync(join(path, 'buffer.db')) || seeded.length === 0
+        ? 'buffer.db'
+        : (seeded[0] as string);
     return { kind: 'run', dir: path, buffer: join(path, buffer) };
   }
   return startsWithSqliteHeader(path) ? { kind: 'buffer', path } : { kind: 'trajectories', path };

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { STYLE, SCRIPT } from './assets.ts';
+import { SCRIPT, STYLE } from './assets.ts';
 import { BufferSource } from './buffer-source.ts';
 import { EpisodeIndex } from './episode-index.ts';
 import type { EpisodeSource } from './episode-source.ts';
@@ -72,22 +72,30 @@ export async function createViewer(options: ViewerOptions): Promise<Viewer> {
   await refresh();
 
   const run = target.kind === 'run' ? target.dir : undefined;
-  const viewing =
-    target.kind === 'run' ? `run folder ${target.dir}` : source.description;
+  const viewing = target.kind === 'run' ? `run folder ${target.dir}` : source.description;
   const page = (title: string, body: Html) =>
-    layout({ title, viewing, dashboard: run !== undefined, warnings: source.warnings() }, body).toString();
+    layout(
+      { title, viewing, dashboard: run !== undefined, warnings: source.warnings() },
+      body,
+    ).toString();
   const streams = new Set<AbortController>();
 
   const app = new Hono();
   app.use(async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      return c.text('dreamgym view is read-only: it answers GET requests only.', 405, { Allow: 'GET, HEAD' });
+      return c.text('dreamgym view is read-only: it answers GET requests only.', 405, {
+        Allow: 'GET, HEAD',
+      });
     }
     return next();
   });
   if (options.token !== undefined) app.use(requireToken(options.token));
-  app.get('/assets/view.css', (c) => c.body(STYLE, 200, { 'Content-Type': 'text/css; charset=utf-8' }));
-  app.get('/assets/view.js', (c) => c.body(SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
+  app.get('/assets/view.css', (c) =>
+    c.body(STYLE, 200, { 'Content-Type': 'text/css; charset=utf-8' }),
+  );
+  app.get('/assets/view.js', (c) =>
+    c.body(SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }),
+  );
   app.get('/', (c) => c.redirect(run ? '/dashboard' : '/episodes', 302));
   app.get('/episodes', async (c) => {
     await fresh();
@@ -97,13 +105,14 @@ export async function createViewer(options: ViewerOptions): Promise<Viewer> {
     await fresh();
     const id = c.req.param('id');
     const trajectory = await source.episode(id);
-    if (!trajectory) return c.html(page('Not found', notFound(`no episode ${id} in ${viewing}.`)), 404);
+    if (!trajectory)
+      return c.html(page('Not found', notFound(`no episode ${id} in ${viewing}.`)), 404);
     return c.html(page(trajectory.task.instruction, episodePage(trajectory, index)));
   });
   app.get('/compare', async (c) => {
     await fresh();
     const params = new URL(c.req.url).searchParams;
-    const chosen = chooseComparison(index, params);
+    const chosen = await chooseComparison(index, params, (id) => source.episode(id));
     if (!chosen) {
       return c.html(
         page(
@@ -115,13 +124,14 @@ export async function createViewer(options: ViewerOptions): Promise<Viewer> {
         404,
       );
     }
-    const [real, synthetic] = await Promise.all([source.episode(chosen.realId), source.episode(chosen.syntheticId)]);
-    if (!real || !synthetic) return c.html(page('Not found', notFound('the episodes to compare are gone.')), 404);
-    const { real: reals, synthetic: synthetics } = index.task(chosen.taskId);
-    return c.html(page('Synthetic beside real', comparePage({ taskId: chosen.taskId, real, synthetic, reals, synthetics })));
+    return c.html(page('Synthetic beside real', comparePage(chosen)));
   });
   app.get('/dashboard', async (c) => {
-    if (!run) return c.html(page('No dashboard', notFound('dashboards are for run folders; this is not one.')), 404);
+    if (!run)
+      return c.html(
+        page('No dashboard', notFound('dashboards are for run folders; this is not one.')),
+        404,
+      );
     await fresh();
     return c.html(page('Dashboard', await dashboardPage(readRunFolder(run), index)));
   });
@@ -151,7 +161,15 @@ export async function createViewer(options: ViewerOptions): Promise<Viewer> {
       streams.delete(stop);
     }),
   );
-  app.notFound((c) => c.html(page('Not found', notFound(`no page ${c.req.path}: see /episodes${run ? ' or /dashboard' : ''}.`)), 404));
+  app.notFound((c) =>
+    c.html(
+      page(
+        'Not found',
+        notFound(`no page ${c.req.path}: see /episodes${run ? ' or /dashboard' : ''}.`),
+      ),
+      404,
+    ),
+  );
   app.onError((error, c) => c.html(page('Error', notFound(`${error.message}`)), 500));
 
   return {

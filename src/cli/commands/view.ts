@@ -14,10 +14,16 @@ export function viewCommand(program: Command): void {
     .description(
       'look at experience in a browser: episodes (filters, counts, paging), one episode step by step, synthetic beside real, and a live run dashboard; read-only',
     )
-    .argument('<path>', 'a run folder (dreamgym run --out DIR), a replay buffer (.db) or a trajectory file (.jsonl)')
+    .argument(
+      '<path>',
+      'a run folder (dreamgym run --out DIR), a replay buffer (.db) or a trajectory file (.jsonl)',
+    )
     .option('--port <n>', 'port; 0 picks a free one', intOption(0, 65535), DEFAULT_VIEW_PORT)
     .option('--host <address>', 'interface to bind; 0.0.0.0 for every interface', '127.0.0.1')
-    .option('--token <token>', 'require this token (default $DREAMGYM_TOKEN): open the printed ?token= link once')
+    .option(
+      '--token <token>',
+      'require this token (default $DREAMGYM_TOKEN): open the printed ?token= link once',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  dreamgym view runs/webshop-llm-free-2026-…      # dashboard + the run\'s episodes, live\n  dreamgym view runs/x/buffer.db --port 8080\n  dreamgym view data/webshop-offline.jsonl\n  dreamgym view runs/x --host 0.0.0.0 --token "$TOKEN"\n\nPages: /dashboard (run folders), /episodes, /episodes/ID (keys ← → step), /compare?task=ID.\nThe viewer opens the buffer read-only and answers GET requests only.',
@@ -31,7 +37,11 @@ export function viewCommand(program: Command): void {
       });
       const served = await listenViewer(viewer, { host: o.host, port: o.port });
       const what =
-        target.kind === 'run' ? `run folder ${target.dir}` : target.kind === 'buffer' ? `replay buffer ${target.path}` : `trajectory file ${target.path}`;
+        target.kind === 'run'
+          ? `run folder ${target.dir}`
+          : target.kind === 'buffer'
+            ? `replay buffer ${target.path}`
+            : `trajectory file ${target.path}`;
       console.log(
         [
           `viewing ${what}: ${viewer.index.size.toLocaleString('en-US')} episodes`,

@@ -12,10 +12,28 @@ async function curves(run: RunFolder): Promise<Html[]> {
   const rewards: SeriesPoint[] = [];
   for (const stage of STAGES) {
     for (const m of run.metrics[stage] ?? []) {
-      if (m.eval) success.push({ series: `${stage}: held-out real success`, x: m.envSteps, y: m.eval.successRate });
-      success.push({ series: `${stage}: rollout success`, x: m.envSteps, y: m.rollout.successRate });
-      rewards.push({ series: `${stage}: rollout mean reward`, x: m.envSteps, y: m.rollout.meanReward });
-      if (m.eval) rewards.push({ series: `${stage}: held-out mean reward`, x: m.envSteps, y: m.eval.meanReward });
+      if (m.eval)
+        success.push({
+          series: `${stage}: held-out real success`,
+          x: m.envSteps,
+          y: m.eval.successRate,
+        });
+      success.push({
+        series: `${stage}: rollout success`,
+        x: m.envSteps,
+        y: m.rollout.successRate,
+      });
+      rewards.push({
+        series: `${stage}: rollout mean reward`,
+        x: m.envSteps,
+        y: m.rollout.meanReward,
+      });
+      if (m.eval)
+        rewards.push({
+          series: `${stage}: held-out mean reward`,
+          x: m.envSteps,
+          y: m.eval.meanReward,
+        });
     }
   }
   const charts: Html[] = [];
@@ -24,12 +42,19 @@ async function curves(run: RunFolder): Promise<Html[]> {
       figure(
         'success-curve',
         await chartSvg(
-          seriesSpec(success, { title: 'Success', x: 'training env steps', y: 'success rate', yDomain: [0, 1] }),
+          seriesSpec(success, {
+            title: 'Success',
+            x: 'training env steps',
+            y: 'success rate',
+            yDomain: [0, 1],
+          }),
         ),
       ),
       figure(
         'reward-curve',
-        await chartSvg(seriesSpec(rewards, { title: 'Mean reward', x: 'training env steps', y: 'reward' })),
+        await chartSvg(
+          seriesSpec(rewards, { title: 'Mean reward', x: 'training env steps', y: 'reward' }),
+        ),
       ),
     );
   }
@@ -43,7 +68,14 @@ async function curves(run: RunFolder): Promise<Html[]> {
     charts.push(
       figure(
         'curriculum-curve',
-        await chartSvg(seriesSpec(points, { title: 'Curriculum', x: 'iteration', y: 'share / variance / reward' })),
+        await chartSvg(
+          seriesSpec(points, {
+            title: 'Curriculum',
+            x: 'iteration',
+            y: 'share / variance / reward',
+            xIntegers: true,
+          }),
+        ),
       ),
     );
   }
@@ -58,7 +90,8 @@ function demoTable(demo: DemoResult): Html {
   return html`<h2>Table 1 (${demo.env}, ${demo.rows[0]?.seeds.length ?? 1} seed${(demo.rows[0]?.seeds.length ?? 1) > 1 && 's'})</h2>
 <table id="demo-table"><thead><tr><th>method</th><th>held-out success [95% CI]</th><th>mean reward</th><th class="num">real interactions</th><th class="num">synthetic interactions</th><th class="num">wall time</th></tr></thead><tbody>
 ${demo.rows.map(
-  (r) => html`<tr><td>${r.method}</td><td>${formatRate(r.success)}</td><td>${formatMean(r.reward)}</td><td class="num">${r.realInteractions.toLocaleString('en-US')}</td><td class="num">${r.syntheticInteractions.toLocaleString('en-US')}</td><td class="num">${r.seconds.toFixed(0)} s</td></tr>`,
+  (r) =>
+    html`<tr><td>${r.method}</td><td>${formatRate(r.success)}</td><td>${formatMean(r.reward)}</td><td class="num">${r.realInteractions.toLocaleString('en-US')}</td><td class="num">${r.syntheticInteractions.toLocaleString('en-US')}</td><td class="num">${r.seconds.toFixed(0)} s</td></tr>`,
 )}</tbody></table>`;
 }
 
@@ -70,7 +103,12 @@ function stageTable(run: RunFolder): Html {
   return html`${STAGES.filter((s) => (run.metrics[s]?.length ?? 0) > 0).map((stage) => {
     const rows = run.metrics[stage] ?? [];
     return html`<h3>${stage} training: ${rows.length} iterations</h3><table class="iterations"><thead><tr><th class="num">iteration</th><th class="num">env steps</th><th class="num">rollout success</th><th class="num">rollout reward</th><th class="num">informative groups</th><th class="num">held-out success</th><th class="num">approx KL</th><th class="num">seconds</th></tr></thead><tbody>${rows.map(
-      (m) => html`<tr><td class="num">${m.iteration + 1}</td><td class="num">${m.envSteps}</td><td class="num">${(100 * m.rollout.successRate).toFixed(1)}%</td><td class="num">${m.rollout.meanReward.toFixed(3)}</td><td class="num">${(100 * m.rollout.informativeGroups).toFixed(0)}%</td><td class="num">${m.eval ? `${(100 * m.eval.successRate).toFixed(1)}%` : ''}</td><td class="num">${m.update.approxKl.toExponential(1)}</td><td class="num">${Object.values(m.seconds).reduce((a, b) => a + b, 0).toFixed(1)}</td></tr>`,
+      (m) =>
+        html`<tr><td class="num">${m.iteration + 1}</td><td class="num">${m.envSteps}</td><td class="num">${(100 * m.rollout.successRate).toFixed(1)}%</td><td class="num">${m.rollout.meanReward.toFixed(3)}</td><td class="num">${(100 * m.rollout.informativeGroups).toFixed(0)}%</td><td class="num">${m.eval ? `${(100 * m.eval.successRate).toFixed(1)}%` : ''}</td><td class="num">${m.update.approxKl.toExponential(1)}</td><td class="num">${Object.values(
+          m.seconds,
+        )
+          .reduce((a, b) => a + b, 0)
+          .toFixed(1)}</td></tr>`,
     )}</tbody></table>`;
   })}`;
 }
@@ -79,7 +117,8 @@ function curriculumTable(run: RunFolder): Html {
   const stats = run.curriculum ?? [];
   if (stats.length === 0) return html``;
   return html`<h3>Curriculum</h3><table id="curriculum"><thead><tr><th class="num">iteration</th><th class="num">pool size</th><th class="num">generated tasks</th><th class="num">new</th><th class="num">tasks played</th><th class="num">informative share</th><th class="num">mean variance V</th><th class="num">mean reward</th></tr></thead><tbody>${stats.map(
-    (s) => html`<tr><td class="num">${s.iteration + 1}</td><td class="num">${s.poolSize}</td><td class="num">${s.generatedTasks}</td><td class="num">${s.newTasks}</td><td class="num">${s.tasksPlayed}</td><td class="num">${(100 * s.informativeShare).toFixed(0)}%</td><td class="num">${s.meanVariance.toFixed(4)}</td><td class="num">${s.meanReward.toFixed(3)}</td></tr>`,
+    (s) =>
+      html`<tr><td class="num">${s.iteration + 1}</td><td class="num">${s.poolSize}</td><td class="num">${s.generatedTasks}</td><td class="num">${s.newTasks}</td><td class="num">${s.tasksPlayed}</td><td class="num">${(100 * s.informativeShare).toFixed(0)}%</td><td class="num">${s.meanVariance.toFixed(4)}</td><td class="num">${s.meanReward.toFixed(3)}</td></tr>`,
   )}</tbody></table>`;
 }
 
@@ -91,7 +130,11 @@ export async function dashboardLive(run: RunFolder, index: EpisodeIndex): Promis
   const all = index.query({ pageSize: 1 });
   const count = (value: string) => all.counts.provenance.find(([v]) => v === value)?.[1] ?? 0;
   const summary = run.summary as
-    | { afterSynthetic?: { success?: { mean: number } }; afterS2r?: { success?: { mean: number } }; syntheticInteractions?: number }
+    | {
+        afterSynthetic?: { success?: { mean: number } };
+        afterS2r?: { success?: { mean: number } };
+        syntheticInteractions?: number;
+      }
     | undefined;
   const lastIteration = run.metrics.synthetic?.at(-1);
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;

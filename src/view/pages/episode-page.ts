@@ -11,7 +11,13 @@ export function stateBefore(trajectory: Trajectory, t: number): Observation {
 }
 
 /** Step info fields shown in their own places rather than in the raw info. */
-const SHOWN = new Set(['reasoning', 'teacherReasoning', 'truncatedBy', 'invalidAction', 'demonstrations']);
+const SHOWN = new Set([
+  'reasoning',
+  'teacherReasoning',
+  'truncatedBy',
+  'invalidAction',
+  'demonstrations',
+]);
 
 /** A step's flags: terminated, truncated and why, an invalid action and why. */
 export function stepFlags(step: Step): Html {
@@ -19,7 +25,10 @@ export function stepFlags(step: Step): Html {
   return html`<span class="flags">${step.terminated && tag('terminated')}${
     step.truncated && tag(`truncated${typeof by === 'string' ? `: ${by}` : ''}`, 'failure')
   }${typeof step.info?.invalidAction === 'string' && tag(`invalid action: ${step.info.invalidAction}`, 'failure')}${
-    !step.terminated && !step.truncated && !step.info?.invalidAction && html`<span class="muted">—</span>`
+    !step.terminated &&
+    !step.truncated &&
+    !step.info?.invalidAction &&
+    html`<span class="muted">—</span>`
   }</span>`;
 }
 
@@ -32,13 +41,15 @@ function stepSection(trajectory: Trajectory, t: number): Html {
   const info = step.info ?? {};
   const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
   const modelReasoning = text(info.reasoning);
+  // Episodes a SyntheticEnv writes back carry the model's reasoning in `reasoning` too (the
+  // env records its own steps); it is the model's, not a policy's, so it is shown once.
   const teacher = text(info.teacherReasoning);
   const rest = Object.fromEntries(Object.entries(info).filter(([k]) => !SHOWN.has(k)));
   const demos = Array.isArray(info.demonstrations) ? (info.demonstrations as unknown[]) : [];
   return html`<section class="step" id="step-${t + 1}" data-step="${t + 1}">
 <h2>Step ${t + 1} of ${trajectory.steps.length}</h2>
 ${field('action', html`<span class="action">${step.action}</span>`)}
-${step.reasoning !== undefined && field("policy's reasoning", html`<div class="reasoning policy">${step.reasoning}</div>`)}
+${step.reasoning !== undefined && step.reasoning !== modelReasoning && field("policy's reasoning", html`<div class="reasoning policy">${step.reasoning}</div>`)}
 ${modelReasoning && field(`experience model's reasoning`, html`<div class="reasoning model">${modelReasoning}</div>`)}
 ${teacher && field("teacher's reasoning", html`<div class="reasoning">${teacher}</div>`)}
 ${field('reward and flags', html`<span class="reward">reward ${reward(step.reward)}</span> ${stepFlags(step)}`)}
@@ -55,12 +66,14 @@ export function episodePage(trajectory: Trajectory, index: EpisodeIndex): Html {
   const side = trajectory.provenance === 'synthetic' ? 'synthetic' : 'real';
   return html`<h1>${trajectory.task.instruction}</h1>
 <p>${tag(trajectory.provenance)} ${tag(last?.terminated && last.reward >= 1 ? 'success' : 'failure')} ${trajectory.env} · task <code>${trajectory.task.id}</code>${
-    trajectory.task.origin === 'generated' && html` (generated${trajectory.task.parentId && html` from <code>${trajectory.task.parentId}</code>`})`
+    trajectory.task.origin === 'generated' &&
+    html` (generated${trajectory.task.parentId && html` from <code>${trajectory.task.parentId}</code>`})`
   } · policy <code>${trajectory.policyId}</code> · ${trajectory.steps.length} steps · final reward ${reward(last?.reward ?? 0)} · ${endReason(trajectory)}${
     trajectory.seed !== undefined && html` · seed ${trajectory.seed}`
   }</p>
 <p class="muted">episode <code>${trajectory.id}</code>, ${trajectory.startedAt} – ${trajectory.endedAt}${
-    paired && html` · <a id="open-compare" href="/compare?task=${encodeURIComponent(trajectory.task.id)}&${side}=${encodeURIComponent(trajectory.id)}">see it beside a ${side === 'synthetic' ? 'real' : 'synthetic'} episode of this task</a>`
+    paired &&
+    html` · <a id="open-compare" href="/compare?task=${encodeURIComponent(trajectory.task.id)}&${side}=${encodeURIComponent(trajectory.id)}">see it beside a ${side === 'synthetic' ? 'real' : 'synthetic'} episode of this task</a>`
   }</p>
 ${field('initial state', stateText(trajectory.initial.text))}
 <div class="step-nav"><button id="prev-step" type="button">← previous</button><span id="step-indicator">${trajectory.steps.length} steps</span><button id="next-step" type="button">next →</button>

@@ -37,7 +37,11 @@ export function parseEpisodeQuery(params: URLSearchParams): EpisodeQuery {
   };
   const sort = params.get('sort');
   const order = params.get('order');
-  const query: EpisodeQuery = { facets, pageSize: PAGE_SIZE, page: Math.max(0, (number('page') ?? 1) - 1) };
+  const query: EpisodeQuery = {
+    facets,
+    pageSize: PAGE_SIZE,
+    page: Math.max(0, (number('page') ?? 1) - 1),
+  };
   const task = params.get('task')?.trim();
   if (task) query.task = task;
   const min = number('min');
@@ -45,7 +49,8 @@ export function parseEpisodeQuery(params: URLSearchParams): EpisodeQuery {
   const max = number('max');
   if (max !== undefined) query.maxReward = max;
   if (params.get('paired') === '1') query.paired = true;
-  if (sort && (SORTS as readonly string[]).includes(sort)) query.sort = sort as EpisodeQuery['sort'];
+  if (sort && (SORTS as readonly string[]).includes(sort))
+    query.sort = sort as EpisodeQuery['sort'];
   if (order === 'asc' || order === 'desc') query.descending = order === 'desc';
   return query;
 }
@@ -66,9 +71,13 @@ export function episodesPage(index: EpisodeIndex, params: URLSearchParams): Html
     const chosen = query.facets?.[facet];
     const options = result.counts[facet];
     const all = options.reduce((s, [, n]) => s + n, 0);
-    const listed = chosen && !options.some(([v]) => v === chosen) ? [...options, [chosen, 0] as [string, number]] : options;
+    const listed =
+      chosen && !options.some(([v]) => v === chosen)
+        ? [...options, [chosen, 0] as [string, number]]
+        : options;
     return html`<label>${FACET_LABELS[facet]}<select name="${facet}" data-facet="${facet}"><option value="">any (${all})</option>${listed.map(
-      ([value, n]) => html`<option value="${value}" ${value === chosen && 'selected'}>${value} (${n})</option>`,
+      ([value, n]) =>
+        html`<option value="${value}" ${value === chosen && 'selected'}>${value} (${n})</option>`,
     )}</select></label>`;
   };
   const sortOption = (value: string, label: string) =>
@@ -90,7 +99,9 @@ ${FACETS.map(select)}
   }</p>
 <table id="episodes"><thead><tr><th class="num">#</th><th>provenance</th><th>outcome</th><th>task</th><th>env</th><th>policy</th><th class="num">steps</th><th class="num">reward</th><th>end</th><th></th></tr></thead><tbody>
 ${result.episodes.map(
-  (e) => html`<tr class="episode" data-id="${e.id}"><td class="num muted">${e.rowid}</td><td>${tag(e.provenance)}</td><td>${tag(e.success ? 'success' : 'failure')}</td>
+  (
+    e,
+  ) => html`<tr class="episode" data-id="${e.id}"><td class="num muted">${e.rowid}</td><td>${tag(e.provenance)}</td><td>${tag(e.success ? 'success' : 'failure')}</td>
 <td><a class="open" href="/episodes/${encodeURIComponent(e.id)}">${e.instruction || e.taskId}</a><div class="muted">${e.taskId}</div></td>
 <td>${e.env}</td><td class="muted">${e.policyId}</td><td class="num">${e.steps}</td><td class="num">${reward(e.finalReward)}</td><td>${e.end}</td>
 <td>${index.paired(e.taskId) && html`<a class="compare" href="/compare?task=${encodeURIComponent(e.taskId)}&${e.provenance === 'synthetic' ? 'synthetic' : 'real'}=${encodeURIComponent(e.id)}">beside ${e.provenance === 'synthetic' ? 'real' : 'synthetic'}</a>`}</td></tr>`,

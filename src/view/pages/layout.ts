@@ -19,7 +19,8 @@ export function layout(frame: PageFrame, body: HtmlPart): Html {
     frame.dashboard && html`<a href="/dashboard">Dashboard</a>`
   }<a href="/episodes">Episodes</a><a href="/episodes?paired=1">Synthetic beside real</a></nav><span class="what">${frame.viewing} · read-only</span></header>
 <main>${(frame.warnings ?? []).slice(0, 5).map((w) => html`<div class="warn">${w}</div>`)}${
-    (frame.warnings?.length ?? 0) > 5 && html`<div class="warn">… and ${(frame.warnings?.length ?? 0) - 5} more.</div>`
+    (frame.warnings?.length ?? 0) > 5 &&
+    html`<div class="warn">… and ${(frame.warnings?.length ?? 0) - 5} more.</div>`
   }${body}</main>
 <script src="/assets/view.js" defer></script></body></html>`;
 }
