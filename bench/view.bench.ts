@@ -29,7 +29,8 @@ export default async function viewBench() {
   const catalog = { seed: 0, size: 1000 };
   const env = makeWebShop({ catalog });
   const tasks = webshopTasks(catalog, getCatalog(catalog), 'train', 2_000);
-  const buffer = ReplayBuffer.open({ path });
+  // The viewer never retrieves: no ANN index to build.
+  const buffer = ReplayBuffer.open({ path, annThreshold: Number.MAX_SAFE_INTEGER });
   // Real and "synthetic" batches overlap in tasks, so compare pages have pairs.
   for (let batch = 0; buffer.stats().transitions < SIZE; batch++) {
     const episodes: Trajectory[] = await collect({
