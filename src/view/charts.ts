@@ -47,7 +47,7 @@ export function seriesSpec(
         field: 'series',
         type: 'nominal',
         title: null,
-        legend: { orient: 'bottom', labelLimit: 300 },
+        legend: { orient: 'bottom', direction: 'vertical', labelLimit: 300 },
       },
     },
   };

@@ -61,8 +61,9 @@ describe('dreamgym view in a real browser', () => {
     await served?.close();
   });
 
-  const shot = (name: string) => {
+  const shot = async (name: string) => {
     mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.evaluate('window.scrollTo(0, 0)');
     return page.screenshot({ path: join(SCREENSHOTS, `view-${name}.png`) });
   };
 

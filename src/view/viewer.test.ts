@@ -106,6 +106,7 @@ describe('dreamgym view over a replay buffer', () => {
     expect(episode.body).not.toContain('policy&#39;s reasoning');
     expect(episode.body).toContain('truncated: model-error');
     expect(episode.body).toContain('id="open-compare"');
+    expect(episode.body).toContain('<a href="/episodes/real-1#step-1">real-1… step 1</a>');
 
     const web = await text(viewer, '/episodes/syn-2');
     expect(web.body).toContain(

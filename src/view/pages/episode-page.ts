@@ -53,10 +53,19 @@ ${step.reasoning !== undefined && step.reasoning !== modelReasoning && field("po
 ${modelReasoning && field(`experience model's reasoning`, html`<div class="reasoning model">${modelReasoning}</div>`)}
 ${teacher && field("teacher's reasoning", html`<div class="reasoning">${teacher}</div>`)}
 ${field('reward and flags', html`<span class="reward">reward ${reward(step.reward)}</span> ${stepFlags(step)}`)}
-${demos.length > 0 && field('demonstrations retrieved (trajectory#step)', html`<span class="muted">${demos.map(String).join(', ')}</span>`)}
+${demos.length > 0 && field('demonstrations retrieved (real transitions the model was shown)', html`<span class="demos">${demos.map((d) => demoLink(String(d)))}</span>`)}
 <div class="cols"><div>${field('state', stateText(stateBefore(trajectory, t).text))}</div><div>${field('next state', stateText(step.observation.text))}</div></div>
 ${Object.keys(rest).length > 0 && html`<details class="raw"><summary>other step info</summary><pre>${JSON.stringify(rest, null, 2)}</pre></details>`}
 </section>`;
+}
+
+/** A demonstration reference (`trajectoryId#t`) as a link to that step of its episode. */
+function demoLink(reference: string): Html {
+  const at = reference.lastIndexOf('#');
+  const t = Number(reference.slice(at + 1));
+  if (at === -1 || !Number.isInteger(t)) return html`<code>${reference}</code> `;
+  const id = reference.slice(0, at);
+  return html`<a href="/episodes/${encodeURIComponent(id)}#step-${t + 1}">${id.slice(0, 8)}… step ${t + 1}</a> `;
 }
 
 /** One episode step by step: a summary, a timeline of actions, then each step's section. */
