@@ -3,7 +3,8 @@
  * to open the buffer (read every episode's header) and to answer a page of the episode list —
  * unfiltered, filtered to synthetic failures sorted by reward, searched by task text, the last
  * page — and one episode and one side-by-side page. Target (issue #23): under 1 s per page with
- * a 100k-transition buffer. BENCH_VIEW_TRANSITIONS changes the size (default 100,000).
+ * a 100k-transition buffer. BENCH_VIEW_TRANSITIONS sets the sizes, comma-separated (default
+ * 100000; 100000,700000 adds a buffer of about 100k episodes).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,9 +22,16 @@ import { viewTarget } from '../src/view/view-target.ts';
 import { createViewer } from '../src/view/viewer.ts';
 import { measure, timeOnce } from './measure.ts';
 
-const SIZE = Number(process.env.BENCH_VIEW_TRANSITIONS ?? 100_000);
+const SIZES = (process.env.BENCH_VIEW_TRANSITIONS ?? '100000').split(',').map(Number);
 
 export default async function viewBench() {
+  const results: Record<string, Awaited<ReturnType<typeof viewerOver>>> = {};
+  for (const size of SIZES) results[`${size}`] = await viewerOver(size);
+  return results;
+}
+
+/** Builds a buffer of at least `size` transitions and times the viewer over it. */
+async function viewerOver(size: number) {
   const dir = mkdtempSync(join(tmpdir(), 'dg-view-bench-'));
   const path = join(dir, 'buffer.db');
   const catalog = { seed: 0, size: 1000 };
@@ -32,7 +40,7 @@ export default async function viewBench() {
   // The viewer never retrieves: no ANN index to build.
   const buffer = ReplayBuffer.open({ path, annThreshold: Number.MAX_SAFE_INTEGER });
   // Real and "synthetic" batches overlap in tasks, so compare pages have pairs.
-  for (let batch = 0; buffer.stats().transitions < SIZE; batch++) {
+  for (let batch = 0; buffer.stats().transitions < size; batch++) {
     const episodes: Trajectory[] = await collect({
       env,
       policy: batch % 3 === 2 ? new RandomPolicy() : new WebShopExpert({ epsilon: 0.4 }),

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Trajectory } from '../core/types.ts';
+import { BufferLocationError } from '../replay/buffer-errors.ts';
 import { BufferReader } from '../replay/buffer-reader.ts';
 import type { EpisodeSource, EpisodeSummary } from './episode-source.ts';
 
@@ -15,6 +16,8 @@ export class BufferSource implements EpisodeSource {
   private reader: BufferReader | undefined;
   private lastRowid = 0;
   private instructions = new Map<string, string>();
+  /** Why a run folder's buffer could not be opened yet, if it could not. */
+  private waiting: string | undefined;
 
   constructor(
     private readonly path: string,
@@ -27,7 +30,15 @@ export class BufferSource implements EpisodeSource {
   async poll(): Promise<EpisodeSummary[]> {
     if (!this.reader) {
       if (!existsSync(this.path)) return [];
-      this.reader = BufferReader.open(this.path);
+      try {
+        this.reader = BufferReader.open(this.path);
+        this.waiting = undefined;
+      } catch (error) {
+        // A run creates its buffer's file a moment before the schema in it: try again next time.
+        if (!(error instanceof BufferLocationError)) throw error;
+        this.waiting = error.message;
+        return [];
+      }
     }
     const found: EpisodeSummary[] = [];
     for (;;) {
@@ -51,9 +62,11 @@ export class BufferSource implements EpisodeSource {
   }
 
   warnings(): readonly string[] {
-    return this.options.waitForFile && !this.reader
-      ? [`${this.path} does not exist yet: episodes appear once the run has written its buffer.`]
-      : [];
+    if (!this.options.waitForFile || this.reader) return [];
+    return [
+      this.waiting ??
+        `${this.path} does not exist yet: episodes appear once the run has written its buffer.`,
+    ];
   }
 
   async close(): Promise<void> {

@@ -55,9 +55,13 @@ describe('EpisodeIndex', () => {
     ]);
   });
 
-  it('ignores episodes it already holds', () => {
+  it('ignores episodes it already holds, and shows added ones in lists it has answered before', () => {
     const ix = index();
-    ix.add([sketchSummary(1), sketchSummary(7)]);
+    expect(ix.query({ sort: 'steps' }).total).toBe(6);
+    ix.add([sketchSummary(1), sketchSummary(7, { steps: 99 })]);
     expect(ix.size).toBe(7);
+    const after = ix.query({ sort: 'steps' });
+    expect(after.total).toBe(7);
+    expect(after.episodes[0]?.rowid).toBe(7);
   });
 });

@@ -47,6 +47,9 @@ export interface TaskEpisodes {
   synthetic: EpisodeSummary[];
 }
 
+/** Filtered lists an index keeps for paging. */
+const REMEMBERED = 16;
+
 /** The value of a facet for an episode. */
 export function facetValue(episode: EpisodeSummary, facet: Facet): string {
   switch (facet) {
@@ -72,9 +75,15 @@ export class EpisodeIndex {
   private readonly episodes: EpisodeSummary[] = [];
   private readonly byId = new Map<string, EpisodeSummary>();
   private readonly byTask = new Map<string, TaskEpisodes>();
+  /** Filtered, sorted lists with their counts by query (page left out), until the next add. */
+  private readonly results = new Map<
+    string,
+    Omit<EpisodePage, 'episodes' | 'page' | 'pages'> & { matching: EpisodeSummary[] }
+  >();
 
   /** Adds episodes (a source's poll); ids already known are ignored. */
   add(episodes: readonly EpisodeSummary[]): void {
+    if (episodes.length > 0) this.results.clear();
     for (const episode of episodes) {
       if (this.byId.has(episode.id)) continue;
       this.episodes.push(episode);
@@ -109,8 +118,37 @@ export class EpisodeIndex {
     return task !== undefined && task.real.length > 0 && task.synthetic.length > 0;
   }
 
-  /** One page of the episodes matching `query`, with counts per facet value. */
+  /**
+   * One page of the episodes matching `query`, with counts per facet value. The filtered, sorted
+   * list is kept (the last {@link REMEMBERED} queries, until episodes are added), so paging
+   * through it costs a slice.
+   */
   query(query: EpisodeQuery = {}): EpisodePage {
+    const { page: _, pageSize: __, ...filters } = query;
+    const key = JSON.stringify(filters);
+    let result = this.results.get(key);
+    if (!result) {
+      result = this.filter(query);
+      if (this.results.size >= REMEMBERED)
+        this.results.delete(this.results.keys().next().value as string);
+      this.results.set(key, result);
+    }
+    const { matching, counts, total } = result;
+    const pageSize = Math.max(1, query.pageSize ?? 50);
+    const pages = Math.max(1, Math.ceil(total / pageSize));
+    const page = Math.min(Math.max(0, query.page ?? 0), pages - 1);
+    return {
+      episodes: matching.slice(page * pageSize, (page + 1) * pageSize),
+      total,
+      page,
+      pages,
+      counts,
+    };
+  }
+
+  private filter(
+    query: EpisodeQuery,
+  ): Omit<EpisodePage, 'episodes' | 'page' | 'pages'> & { matching: EpisodeSummary[] } {
     const wanted = FACETS.filter((f) => query.facets?.[f] !== undefined);
     const text = query.task?.toLowerCase();
     const passesOthers = (e: EpisodeSummary): boolean =>
@@ -146,14 +184,9 @@ export class EpisodeIndex {
       if (failures === 0) matching.push(e);
     }
     sortEpisodes(matching, query.sort ?? 'added', query.descending);
-    const pageSize = Math.max(1, query.pageSize ?? 50);
-    const pages = Math.max(1, Math.ceil(matching.length / pageSize));
-    const page = Math.min(Math.max(0, query.page ?? 0), pages - 1);
     return {
-      episodes: matching.slice(page * pageSize, (page + 1) * pageSize),
+      matching,
       total: matching.length,
-      page,
-      pages,
       counts: Object.fromEntries(
         FACETS.map((f) => [
           f,
