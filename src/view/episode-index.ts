@@ -203,15 +203,14 @@ function sortEpisodes(
   descending?: boolean,
 ): void {
   const down = descending ?? sort !== 'task';
+  if (sort === 'added') {
+    // Episodes are held in the order they were added: no comparisons needed.
+    if (down) episodes.reverse();
+    return;
+  }
   const sign = down ? -1 : 1;
   const key: (e: EpisodeSummary) => number | string =
-    sort === 'reward'
-      ? (e) => e.finalReward
-      : sort === 'steps'
-        ? (e) => e.steps
-        : sort === 'task'
-          ? (e) => e.taskId
-          : (e) => e.rowid;
+    sort === 'reward' ? (e) => e.finalReward : sort === 'steps' ? (e) => e.steps : (e) => e.taskId;
   // Ties keep the order episodes were added in, so a page never reshuffles between requests.
   episodes.sort((a, b) => {
     const ka = key(a);
