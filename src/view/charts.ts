@@ -26,7 +26,7 @@ export function seriesSpec(
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: options.title,
-    width: 360,
+    width: 320,
     height: 220,
     data: { values: points as SeriesPoint[] },
     mark: { type: 'line', point: true },
