@@ -16,6 +16,7 @@ import { serveCommand } from './commands/serve.ts';
 import { serveSiteCommand } from './commands/serve-site.ts';
 import { trainCommand } from './commands/train.ts';
 import { transferCommand } from './commands/transfer.ts';
+import { viewCommand } from './commands/view.ts';
 
 // `dreamgym … | head` closes stdout early: stop quietly instead of crashing on EPIPE.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -44,6 +45,7 @@ for (const register of [
   exportRlCommand,
   serveCommand,
   serveSiteCommand,
+  viewCommand,
 ]) {
   register(program);
 }

@@ -21,38 +21,52 @@ export function* storedTrajectories(
       env: filter.env ?? null,
       provenance: filter.provenance ?? null,
     }) as Iterable<TrajectoryRow>;
-  const stepsOf = store.db.prepare(
+  for (const row of rows) yield rebuild(store, row);
+}
+
+/** One stored trajectory by id, rebuilt exactly as it was added; undefined for an unknown id. */
+export function storedTrajectory(store: TransitionStore, id: string): Trajectory | undefined {
+  const row = store
+    .sql(
+      `SELECT rowid, id, env, task_id, provenance, policy_id, seed, started_at, ended_at, initial_observation
+       FROM trajectories WHERE id = ?`,
+    )
+    .get(id) as TrajectoryRow | undefined;
+  return row && rebuild(store, row);
+}
+
+/** A trajectory row with its steps and observations, as a {@link Trajectory}. */
+function rebuild(store: TransitionStore, row: TrajectoryRow): Trajectory {
+  const stepsOf = store.sql(
     `SELECT action, o.json AS observation, reward, terminated, truncated, reasoning, info
      FROM transitions JOIN observations o ON o.id = next_state WHERE trajectory = ? ORDER BY t`,
   );
-  const observation = store.db.prepare('SELECT json FROM observations WHERE id = ?').pluck();
-  for (const row of rows) {
-    const steps = (stepsOf.all(row.rowid) as StepRow[]).map((s) => {
-      const step: Step = {
-        action: s.action,
-        observation: JSON.parse(s.observation) as Observation,
-        reward: s.reward,
-        terminated: s.terminated === 1,
-        truncated: s.truncated === 1,
-      };
-      if (s.reasoning !== null) step.reasoning = s.reasoning;
-      if (s.info !== null) step.info = JSON.parse(s.info) as StepInfo;
-      return step;
-    });
-    const trajectory: Trajectory = {
-      id: row.id,
-      env: row.env,
-      task: store.task(row.task_id),
-      initial: JSON.parse(observation.get(row.initial_observation) as string) as Observation,
-      steps,
-      provenance: row.provenance,
-      policyId: row.policy_id,
-      startedAt: row.started_at,
-      endedAt: row.ended_at,
+  const observation = store.sql('SELECT json FROM observations WHERE id = ?').pluck();
+  const steps = (stepsOf.all(row.rowid) as StepRow[]).map((s) => {
+    const step: Step = {
+      action: s.action,
+      observation: JSON.parse(s.observation) as Observation,
+      reward: s.reward,
+      terminated: s.terminated === 1,
+      truncated: s.truncated === 1,
     };
-    if (row.seed !== null) trajectory.seed = row.seed;
-    yield trajectory;
-  }
+    if (s.reasoning !== null) step.reasoning = s.reasoning;
+    if (s.info !== null) step.info = JSON.parse(s.info) as StepInfo;
+    return step;
+  });
+  const trajectory: Trajectory = {
+    id: row.id,
+    env: row.env,
+    task: store.task(row.task_id),
+    initial: JSON.parse(observation.get(row.initial_observation) as string) as Observation,
+    steps,
+    provenance: row.provenance,
+    policyId: row.policy_id,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+  };
+  if (row.seed !== null) trajectory.seed = row.seed;
+  return trajectory;
 }
 
 /**

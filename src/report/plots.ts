@@ -11,9 +11,7 @@ export async function renderChart(
   spec: TopLevelSpec,
   base: string,
 ): Promise<{ svg: string; png: string }> {
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
-  const svg = await view.toSVG();
-  view.finalize();
+  const svg = await chartSvg(spec);
   const png = new Resvg(svg, {
     background: 'white',
     font: { loadSystemFonts: true },
@@ -24,6 +22,16 @@ export async function renderChart(
   await writeFile(`${base}.svg`, svg);
   await writeFile(`${base}.png`, png);
   return { svg: `${base}.svg`, png: `${base}.png` };
+}
+
+/** A Vega-Lite spec rendered to SVG markup, in memory (headless vega, no browser). */
+export async function chartSvg(spec: TopLevelSpec): Promise<string> {
+  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
 }
 
 export interface MethodPoint {

@@ -1,0 +1,56 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Trajectory } from '../../core/types.ts';
+import { encodeTrajectory } from '../../data/trajectory-format.ts';
+import { sketchTrajectory } from '../../view/testing/episodes.ts';
+
+const bin = join(import.meta.dirname, '../../../scripts/dreamgym-dev.js');
+
+describe('dreamgym view', () => {
+  it('names what PATH may be when it does not exist', () => {
+    const run = spawnSync(process.execPath, [bin, 'view', '/no/such/run'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('error: /no/such/run does not exist: pass a run folder');
+  });
+
+  it('serves a trajectory file with a token, prints the link that opens it, and stops on SIGINT', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'dg-view-cli-')), 'episodes.jsonl');
+    const episode: Trajectory = sketchTrajectory('only', {
+      steps: [{ action: 'search[mug]', text: 'no results', terminated: true }],
+    });
+    writeFileSync(path, `${encodeTrajectory(episode)}\n`);
+    const child = spawn(process.execPath, [bin, 'view', path, '--port', '0', '--token', 'tok'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      while (!/open (\S+)/.test(out)) {
+        const [chunk] = (await once(child.stdout, 'data')) as [string];
+        out += chunk;
+      }
+      expect(out).toContain(`viewing trajectory file ${path}: 1 episodes`);
+      const link = /open (\S+)/.exec(out)?.[1] as string;
+      expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=tok$/);
+      const origin = new URL(link).origin;
+      expect((await fetch(`${origin}/episodes`)).status).toBe(401);
+      const opened = await fetch(link, { redirect: 'manual' });
+      expect(opened.status).toBe(303);
+      const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] as string;
+      const list = await fetch(`${origin}/episodes`, { headers: { cookie } });
+      expect(await list.text()).toContain('data-id="only"');
+      child.kill('SIGINT');
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
