@@ -1,10 +1,15 @@
 import type { Trajectory } from '../core/types.ts';
+import { Curriculum } from '../curriculum/curriculum.ts';
+import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
+import { type CurriculumMode, checkMode } from '../curriculum/selection.ts';
+import { TaskPool } from '../curriculum/task-pool.ts';
 import { TrajectoryWriter } from '../data/trajectory-file.ts';
-import type { EnvOptions, TaskSplit } from '../envs/env.ts';
+import type { EnvOptions, TaskSource, TaskSplit } from '../envs/env.ts';
 import { envEntry } from '../envs/registry.ts';
 import { isSyntheticRef, syntheticEntry } from '../experience/synthetic-entry.ts';
 import { createEnvServer, type EnvServer } from './app.ts';
 import { type ListeningServer, listen } from './listen.ts';
+import { TaskFeed } from './task-feed.ts';
 
 export interface ServeEnvOptions {
   /** A registry name: `webshop`, `household`, `agentgym:webshop@URL`, or `synthetic:webshop` (with `db`). */
@@ -29,7 +34,26 @@ export interface ServeEnvOptions {
    * experience model learns from them. Default true; false keeps the buffer as it was.
    */
   writeBack?: boolean;
+  /**
+   * Resets that name no task take theirs from DreamGym's curriculum, in groups (see
+   * {@link ServedCurriculum}); without it the env draws a task from a seed.
+   */
+  curriculum?: ServedCurriculum;
   warn?: (message: string) => void;
+}
+
+/** The curriculum behind a server's index-less resets. */
+export interface ServedCurriculum {
+  /** `variance` (DreamGym's), `random`, or `off` (uniform over the train tasks, in groups). */
+  mode: CurriculumMode;
+  /** The task pool file: seed and generated tasks and their groups' rewards; a restart continues. */
+  tasksPath: string;
+  /** Consecutive index-less resets that get the same task (a trainer's GRPO group). Default 1. */
+  groupSize?: number;
+  /** Distinct tasks per curriculum iteration. Default 16. */
+  batchTasks?: number;
+  /** λ, the share of each iteration's tasks newly generated. Default the curriculum's (0.25). */
+  generatedShare?: number;
 }
 
 export interface ServedEnv extends ListeningServer {
@@ -63,8 +87,19 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     throw error;
   }
   const writesBack = synthetic !== undefined && options.writeBack !== false;
+  let curriculum: { feed: TaskFeed; pool: TaskPool } | undefined;
+  try {
+    curriculum =
+      options.curriculum &&
+      servedCurriculum(options.curriculum, entry.tasks(envOptions), synthetic !== undefined);
+  } catch (error) {
+    await writer?.abort();
+    await synthetic?.close();
+    throw error;
+  }
   const onEpisode = async (trajectory: Trajectory) => {
     if (writesBack) synthetic?.writeBack(trajectory);
+    curriculum?.feed.record(trajectory);
     await writer?.write(trajectory);
   };
   const server = createEnvServer({
@@ -81,7 +116,8 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     ...(options.warn && { warn: options.warn }),
     // Synthetic envs are named `synthetic:…`; their episodes must never pass for real ones.
     provenance: options.env.startsWith('synthetic:') ? 'synthetic' : 'real-online',
-    ...((writer || writesBack) && { onEpisode }),
+    ...((writer || writesBack || curriculum) && { onEpisode }),
+    ...(curriculum && { taskProvider: () => curriculum.feed.next() }),
   });
   let listening: ListeningServer;
   try {
@@ -93,6 +129,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     await server.close();
     await writer?.abort();
     await synthetic?.close();
+    curriculum?.pool.close();
     throw error;
   }
   return {
@@ -103,6 +140,39 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
       await listening.close();
       await writer?.close();
       await synthetic?.close();
+      curriculum?.pool.close();
     },
   };
+}
+
+/**
+ * The task pool at `tasksPath` with a curriculum over the source's train tasks (variations by the
+ * offline mutators) behind a {@link TaskFeed}. A real env only gets tasks it can build.
+ */
+function servedCurriculum(
+  options: ServedCurriculum,
+  source: TaskSource,
+  synthetic: boolean,
+): { feed: TaskFeed; pool: TaskPool } {
+  const pool = TaskPool.open({ path: options.tasksPath });
+  try {
+    const schedule = new Curriculum(
+      { pool, seedTasks: source.tasks('train'), generator: offlineMutators },
+      {
+        mode: checkMode(options.mode),
+        realizableOnly: !synthetic,
+        ...(options.generatedShare !== undefined && { generatedShare: options.generatedShare }),
+      },
+    );
+    const feed = new TaskFeed({
+      schedule,
+      pool,
+      ...(options.groupSize !== undefined && { groupSize: options.groupSize }),
+      ...(options.batchTasks !== undefined && { batchTasks: options.batchTasks }),
+    });
+    return { feed, pool };
+  } catch (error) {
+    pool.close();
+    throw error;
+  }
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskPool } from '../curriculum/task-pool.ts';
 import { AgentGymWebShopEnv } from '../envs/agentgym/webshop-client.ts';
 import { runEnvConformance } from '../envs/conformance.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
@@ -79,6 +80,39 @@ describe('serving the synthetic env', () => {
     expect(after.stats().byEnv.webshop?.synthetic).toBeUndefined();
     expect(after.stats().trajectories).toBe(20);
     await after.close();
+  });
+
+  it('gives task-less resets the curriculum’s tasks in groups and files their rewards', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dreamgym-synthetic-serve-'));
+    const tasksPath = join(dir, 'tasks.db');
+    const fed = await serveEnv({
+      env: 'synthetic:webshop',
+      db,
+      port: 0,
+      maxSteps: 1,
+      writeBack: false,
+      curriculum: { mode: 'variance', tasksPath, groupSize: 2, batchTasks: 2 },
+    });
+    const post = async (path: string, body: object) =>
+      (await fetch(`${fed.url}${path}`, { method: 'POST', body: JSON.stringify(body) })).json();
+    const instructions: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = (await post('/create', {})) as number;
+      const [page] = (await post('/reset', { env_idx: id })) as [string];
+      instructions.push(/Instruction:\s*\n?(.*)/.exec(page)?.[1] ?? page);
+      const step = (await post('/step', { env_idx: id, action: 'search[anything]' })) as {
+        done: boolean;
+      };
+      expect(step.done).toBe(true); // the one-step limit ends every episode
+      await post('/close', { env_idx: id });
+    }
+    expect(instructions[1]).toBe(instructions[0]);
+    expect(instructions[2]).not.toBe(instructions[0]);
+    await fed.close();
+    const pool = TaskPool.open({ path: tasksPath });
+    const groups = pool.groups(0);
+    expect(groups.map((g) => g.attempts).sort()).toEqual([1, 2]);
+    pool.close();
   });
 
   it('needs a buffer with real data, and says so', async () => {

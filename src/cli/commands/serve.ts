@@ -1,5 +1,7 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
+import { ConfigError } from '../../core/errors.ts';
+import { checkMode } from '../../curriculum/selection.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../../server/app.ts';
 import { DEFAULT_PORT } from '../../server/listen.ts';
 import { serveEnv } from '../../server/serve-env.ts';
@@ -38,6 +40,26 @@ export function serveCommand(program: Command): void {
       'write finished episodes to this JSONL file (provenance real-online)',
     )
     .option(
+      '--curriculum <mode>',
+      "resets that name no task get DreamGym's curriculum's: variance, random or off (uniform train tasks); needs --tasks",
+    )
+    .option(
+      '--tasks <path>',
+      "the curriculum's task pool file (created if missing; a restart continues from it)",
+    )
+    .option(
+      '--group-size <n>',
+      'with --curriculum: consecutive task-less resets that get the same task (a GRPO group)',
+      intOption(1),
+      1,
+    )
+    .option(
+      '--batch-tasks <n>',
+      'with --curriculum: distinct tasks per curriculum iteration',
+      intOption(1),
+      16,
+    )
+    .option(
       '--no-write-back',
       'synthetic envs: keep finished episodes out of the buffer (default: stored as synthetic)',
     )
@@ -61,6 +83,14 @@ export function serveCommand(program: Command): void {
         ...(o.db !== undefined && { db: o.db }),
         ...(o.record !== undefined && { record: o.record }),
         writeBack: o.writeBack,
+        ...(o.curriculum !== undefined && {
+          curriculum: {
+            mode: checkMode(o.curriculum),
+            tasksPath: requireTasks(o.tasks),
+            groupSize: o.groupSize,
+            batchTasks: o.batchTasks,
+          },
+        }),
       });
       const { url } = served;
       console.log(
@@ -71,6 +101,11 @@ export function serveCommand(program: Command): void {
           `  OpenEnv            ${url}/openenv  (WebSocket ${url.replace(/^http/, 'ws')}/openenv/ws)`,
           `  up to ${o.maxSessions} sessions, closed after ${o.idleTimeout} s idle${token ? ', bearer token required' : ''}`,
           ...(o.record ? [`  recording finished episodes to ${o.record}`] : []),
+          ...(o.curriculum
+            ? [
+                `  tasks of task-less resets from the ${o.curriculum} curriculum (${o.tasks}), in groups of ${o.groupSize}`,
+              ]
+            : []),
           'Ctrl-C to stop.',
         ].join('\n'),
       );
@@ -94,4 +129,14 @@ export function serveCommand(program: Command): void {
           (o.record ? `\nwrote ${served.recorded()} episodes to ${o.record}` : ''),
       );
     });
+}
+
+/** The task pool path `--curriculum` needs, or an error naming the flag. */
+function requireTasks(path: string | undefined): string {
+  if (!path) {
+    throw new ConfigError(
+      '--curriculum keeps its state in a task pool file: pass --tasks PATH (created if missing).',
+    );
+  }
+  return path;
 }
