@@ -3,8 +3,10 @@ import type { Trajectory } from '../core/types.ts';
 import type { EnvEntry, EnvOptions } from '../envs/env.ts';
 import { envEntry } from '../envs/registry.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
+import type { LlmClient } from '../llm/client.ts';
 import { ReplayBuffer } from '../replay/replay-buffer.ts';
 import { WriteBehind } from '../replay/write-behind.ts';
+import { LlmExperienceModel } from './llm/llm-model.ts';
 import { llmFreeModel } from './llm-free.ts';
 import { SyntheticEnv } from './synthetic-env.ts';
 
@@ -27,18 +29,29 @@ export interface SyntheticEntry extends EnvEntry {
   close(): Promise<void>;
 }
 
+/** What a `synthetic:FAMILY` entry runs on besides its buffer. */
+export interface SyntheticEntryOptions extends EnvOptions {
+  /** The replay buffer's database (must exist and hold real data of the family). */
+  db?: string;
+  /**
+   * The reasoning LLM experience model's client and prompt settings; without it the LLM-free
+   * model learnt from the buffer.
+   */
+  llm?: { client: LlmClient; historyWindow?: number };
+  /** Demonstrations retrieved per step. Default 4. */
+  k?: number;
+  warn?: (message: string) => void;
+}
+
 /**
  * The registry entry of `synthetic:FAMILY` (e.g. `synthetic:webshop`): SyntheticEnvs over the
  * existing replay buffer at `options.db` (never created here: a mistyped path fails and leaves
- * nothing behind) with the LLM-free experience model learnt from it, the family's step limit and
- * its public train/test task lists. Finished episodes handed to `writeBack` (a server's
+ * nothing behind) with the LLM experience model when given one, else the LLM-free model learnt
+ * from it, the family's step limit and its public train/test task lists. Finished episodes handed to `writeBack` (a server's
  * `onEpisode`) go back to the buffer as `synthetic`, so experience served to remote trainers
  * lands where local experience does.
  */
-export function syntheticEntry(
-  name: string,
-  options: EnvOptions & { db?: string; warn?: (message: string) => void },
-): SyntheticEntry {
+export function syntheticEntry(name: string, options: SyntheticEntryOptions): SyntheticEntry {
   const family = name.slice('synthetic:'.length);
   if (!options.db)
     throw new ConfigError(
@@ -64,14 +77,21 @@ export function syntheticEntry(
     void buffer.close();
     throw error;
   }
-  const model = llmFreeModel(family, buffer);
+  const model = options.llm
+    ? new LlmExperienceModel({
+        llm: options.llm.client,
+        ...(options.llm.historyWindow !== undefined && {
+          historyWindow: options.llm.historyWindow,
+        }),
+      })
+    : llmFreeModel(family, buffer);
   const tasks = real.tasks(options);
   const writer = new WriteBehind(buffer, {
     warn: options.warn ?? ((message) => console.error(message)),
   });
   return {
     maxSteps: real.maxSteps,
-    description: `synthetic ${family}: the LLM-free experience model over ${options.db}`,
+    description: `synthetic ${family}: the ${options.llm ? `LLM experience model (${options.llm.client.id})` : 'LLM-free experience model'} over ${options.db}`,
     make: (o) =>
       new TimeLimit(
         new SyntheticEnv({
@@ -79,6 +99,7 @@ export function syntheticEntry(
           model,
           buffer,
           tasks,
+          ...(options.k !== undefined && { k: options.k }),
         }),
         o.maxSteps ?? real.maxSteps,
       ),

@@ -1,3 +1,4 @@
+import { ConfigError } from '../core/errors.ts';
 import type { Trajectory } from '../core/types.ts';
 import { Curriculum } from '../curriculum/curriculum.ts';
 import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
@@ -7,6 +8,8 @@ import { TrajectoryWriter } from '../data/trajectory-file.ts';
 import type { EnvOptions, TaskSource, TaskSplit } from '../envs/env.ts';
 import { envEntry } from '../envs/registry.ts';
 import { isSyntheticRef, syntheticEntry } from '../experience/synthetic-entry.ts';
+import type { LlmClient } from '../llm/client.ts';
+import { makeLlmClient } from '../pipeline/experience-model.ts';
 import { createEnvServer, type EnvServer } from './app.ts';
 import { type ListeningServer, listen } from './listen.ts';
 import { TaskFeed } from './task-feed.ts';
@@ -39,7 +42,30 @@ export interface ServeEnvOptions {
    * {@link ServedCurriculum}); without it the env draws a task from a seed.
    */
   curriculum?: ServedCurriculum;
+  /**
+   * A synthetic env's experience model: the reasoning LLM (an OpenAI-compatible server, or a
+   * local GGUF file) with its prompt's history window; default the LLM-free model.
+   */
+  llm?: ServedLlm;
+  /** A synthetic env's demonstrations retrieved per step. Default 4. */
+  k?: number;
   warn?: (message: string) => void;
+}
+
+/** The LLM behind a served synthetic env's experience model. */
+export interface ServedLlm {
+  /** OpenAI-compatible base URL with /v1 (vLLM, SGLang, Ollama, a hosted API), with `model`. */
+  url?: string;
+  model?: string;
+  apiKey?: string;
+  /** A local GGUF file for the embedded llama.cpp backend, instead of `url` and `model`. */
+  gguf?: string;
+  /** Per request. Default 120 s. */
+  timeoutMs?: number;
+  /** Requests in flight at once. Default 16. */
+  maxConcurrency?: number;
+  /** Earlier steps of the episode shown with each prediction. Default the model's (4). */
+  historyWindow?: number;
 }
 
 /** The curriculum behind a server's index-less resets. */
@@ -75,8 +101,26 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     ...(options.catalogSeed !== undefined && { catalogSeed: options.catalogSeed }),
     ...(options.db !== undefined && { db: options.db }),
   };
+  if (options.llm && !isSyntheticRef(options.env)) {
+    throw new ConfigError(
+      `an experience model serves synthetic envs only; ${options.env} is a real env: drop the LLM options or serve synthetic:FAMILY.`,
+    );
+  }
+  const client = options.llm && (await servedLlmClient(options.llm));
   const synthetic = isSyntheticRef(options.env)
-    ? syntheticEntry(options.env, { ...envOptions, ...(options.warn && { warn: options.warn }) })
+    ? syntheticEntry(options.env, {
+        ...envOptions,
+        ...(options.warn && { warn: options.warn }),
+        ...(client && {
+          llm: {
+            client,
+            ...(options.llm?.historyWindow !== undefined && {
+              historyWindow: options.llm.historyWindow,
+            }),
+          },
+        }),
+        ...(options.k !== undefined && { k: options.k }),
+      })
     : undefined;
   const entry = synthetic ?? envEntry(options.env);
   let writer: TrajectoryWriter | undefined;
@@ -175,4 +219,18 @@ function servedCurriculum(
     pool.close();
     throw error;
   }
+}
+
+/** The LLM client of a served experience model, with the serving defaults. */
+function servedLlmClient(llm: ServedLlm): Promise<LlmClient> {
+  if (!llm.gguf && !(llm.url && llm.model)) {
+    throw new ConfigError(
+      'the LLM experience model needs --llm-url and --llm-model (an OpenAI-compatible server), or --gguf FILE.',
+    );
+  }
+  return makeLlmClient({
+    ...llm,
+    timeoutMs: llm.timeoutMs ?? 120_000,
+    maxConcurrency: llm.maxConcurrency ?? 16,
+  });
 }

@@ -11,6 +11,7 @@ import { TaskPool } from '../curriculum/task-pool.ts';
 import { AgentGymWebShopEnv } from '../envs/agentgym/webshop-client.ts';
 import { runEnvConformance } from '../envs/conformance.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
+import { type FakeChatRequest, FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { ReplayBuffer } from '../replay/replay-buffer.ts';
 import { webshopTrajectories } from '../replay/testing/fixtures.ts';
 import { type ServedEnv, serveEnv } from './serve-env.ts';
@@ -113,6 +114,57 @@ describe('serving the synthetic env', () => {
     const groups = pool.groups(0);
     expect(groups.map((g) => g.attempts).sort()).toEqual([1, 2]);
     pool.close();
+  });
+
+  it('serves the LLM experience model: server errors retried, broken answers end episodes as model errors', async () => {
+    const llm = await FakeOpenAiServer.start();
+    const served = await serveEnv({
+      env: 'synthetic:webshop',
+      db,
+      port: 0,
+      writeBack: false,
+      llm: { url: llm.url, model: 'fake-model', historyWindow: 2 },
+      k: 2,
+    });
+    try {
+      const post = async (path: string, body: object) =>
+        (
+          await fetch(`${served.url}${path}`, { method: 'POST', body: JSON.stringify(body) })
+        ).json();
+      const id = (await post('/create', {})) as number;
+      llm.inject({ kind: 'status', status: 500 }); // the reset's first call: retried
+      await post('/reset', { env_idx: id, session_id: 3 });
+      const ok = (await post('/step', { env_idx: id, action: 'search[red mug]' })) as {
+        done: boolean;
+        info: Record<string, unknown>;
+      };
+      expect(ok.info.truncatedBy).toBeUndefined();
+      expect(typeof ok.info.reasoning).toBe('string'); // the model's reasoning, per step
+      const asked = llm.posts('chat/completions').at(-1)?.body as FakeChatRequest;
+      expect(JSON.stringify(asked.messages)).toContain('search[red mug]');
+      // Answers cut off mid-JSON however often it asks: the step ends the episode, truncated.
+      llm.inject(...Array.from({ length: 8 }, () => ({ kind: 'truncated' as const })));
+      const [page] = (await post('/reset', { env_idx: id, session_id: 4 })) as [string];
+      expect(page.length).toBeGreaterThan(0);
+      const broken = (await post('/step', { env_idx: id, action: 'search[blue lamp]' })) as {
+        done: boolean;
+        info: Record<string, unknown>;
+      };
+      expect(broken).toMatchObject({ done: true, info: { truncatedBy: 'model-error' } });
+      expect((await fetch(`${served.url}/`)).status).toBe(200); // still serving
+    } finally {
+      await served.close();
+      await llm.close();
+    }
+  }, 60_000);
+
+  it('refuses an experience model for a real env, and an LLM without a server or file', async () => {
+    await expect(
+      serveEnv({ env: 'webshop', port: 0, llm: { url: 'http://x/v1', model: 'm' } }),
+    ).rejects.toThrow(/synthetic envs only; webshop is a real env/);
+    await expect(
+      serveEnv({ env: 'synthetic:webshop', db, port: 0, llm: { model: 'm' } }),
+    ).rejects.toThrow(/--llm-url and --llm-model .* or --gguf FILE/);
   });
 
   it('needs a buffer with real data, and says so', async () => {

@@ -4,7 +4,7 @@ import { ConfigError } from '../../core/errors.ts';
 import { checkMode } from '../../curriculum/selection.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../../server/app.ts';
 import { DEFAULT_PORT } from '../../server/listen.ts';
-import { serveEnv } from '../../server/serve-env.ts';
+import { type ServedLlm, serveEnv } from '../../server/serve-env.ts';
 import { addSiteOption, intOption, splitOption } from '../options.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -38,6 +38,25 @@ export function serveCommand(program: Command): void {
     .option(
       '--record <file>',
       'write finished episodes to this JSONL file (provenance real-online)',
+    )
+    .option(
+      '--experience <model>',
+      'synthetic envs: the experience model, llm-free (learnt from the buffer) or llm',
+      'llm-free',
+    )
+    .option('--llm-url <url>', '--experience llm: OpenAI-compatible base URL with /v1 (vLLM, …)')
+    .option('--llm-model <name>', '--experience llm: the model, as the server names it')
+    .option('--api-key <key>', '--experience llm: API key (default: env OPENAI_API_KEY, else none)')
+    .option('--gguf <file>', '--experience llm: a local GGUF model instead of a server')
+    .option(
+      '--history-window <n>',
+      '--experience llm: earlier steps shown with each prediction (default 4)',
+      intOption(0),
+    )
+    .option(
+      '--k <n>',
+      'synthetic envs: demonstrations retrieved per step (default 4)',
+      intOption(0),
     )
     .option(
       '--curriculum <mode>',
@@ -83,6 +102,8 @@ export function serveCommand(program: Command): void {
         ...(o.db !== undefined && { db: o.db }),
         ...(o.record !== undefined && { record: o.record }),
         writeBack: o.writeBack,
+        ...servedLlmFromFlags(o),
+        ...(o.k !== undefined && { k: o.k }),
         ...(o.curriculum !== undefined && {
           curriculum: {
             mode: checkMode(o.curriculum),
@@ -101,6 +122,9 @@ export function serveCommand(program: Command): void {
           `  OpenEnv            ${url}/openenv  (WebSocket ${url.replace(/^http/, 'ws')}/openenv/ws)`,
           `  up to ${o.maxSessions} sessions, closed after ${o.idleTimeout} s idle${token ? ', bearer token required' : ''}`,
           ...(o.record ? [`  recording finished episodes to ${o.record}`] : []),
+          ...(o.experience === 'llm'
+            ? [`  experience model: the reasoning LLM ${o.llmModel ?? o.gguf}`]
+            : []),
           ...(o.curriculum
             ? [
                 `  tasks of task-less resets from the ${o.curriculum} curriculum (${o.tasks}), in groups of ${o.groupSize}`,
@@ -139,4 +163,42 @@ function requireTasks(path: string | undefined): string {
     );
   }
   return path;
+}
+
+/** The `llm` option of `serveEnv` from `--experience llm` and its flags; LLM flags alone are refused. */
+function servedLlmFromFlags(o: {
+  experience: string;
+  llmUrl?: string;
+  llmModel?: string;
+  apiKey?: string;
+  gguf?: string;
+  historyWindow?: number;
+}): { llm?: ServedLlm } {
+  const given = [
+    ['--llm-url', o.llmUrl],
+    ['--llm-model', o.llmModel],
+    ['--gguf', o.gguf],
+    ['--history-window', o.historyWindow],
+  ].filter(([, value]) => value !== undefined);
+  if (o.experience === 'llm-free') {
+    if (given.length > 0) {
+      throw new ConfigError(
+        `${given.map(([flag]) => flag).join(', ')}: options of the LLM experience model; add --experience llm.`,
+      );
+    }
+    return {};
+  }
+  if (o.experience !== 'llm') {
+    throw new ConfigError(`unknown --experience "${o.experience}"; use llm-free or llm.`);
+  }
+  const apiKey = o.apiKey ?? process.env.OPENAI_API_KEY;
+  return {
+    llm: {
+      ...(o.llmUrl !== undefined && { url: o.llmUrl }),
+      ...(o.llmModel !== undefined && { model: o.llmModel }),
+      ...(apiKey !== undefined && { apiKey }),
+      ...(o.gguf !== undefined && { gguf: o.gguf }),
+      ...(o.historyWindow !== undefined && { historyWindow: o.historyWindow }),
+    },
+  };
 }
