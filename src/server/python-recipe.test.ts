@@ -38,9 +38,7 @@ describe('the Python GRPO recipe', () => {
         { timeout: 60_000 },
       ).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') {
-          throw new Error(
-            'python3 is not installed: apt-get install -y python3.',
-          );
+          throw new Error('python3 is not installed: apt-get install -y python3.');
         }
         throw error;
       }));
