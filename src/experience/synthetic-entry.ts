@@ -25,6 +25,11 @@ export interface SyntheticEntry extends EnvEntry {
    * {@link WriteBehind}): the step that ended it does not wait for the buffer.
    */
   writeBack(trajectory: Trajectory): void;
+  /**
+   * Transitions of the family in the buffer, by provenance (throws while a bulk add holds the
+   * buffer: see `ReplayBuffer.stats`).
+   */
+  transitions(): Record<string, number>;
   /** Writes the episodes still waiting, then closes the buffer. */
   close(): Promise<void>;
 }
@@ -105,6 +110,10 @@ export function syntheticEntry(name: string, options: SyntheticEntryOptions): Sy
       ),
     tasks: () => tasks,
     writeBack: (trajectory) => writer.push(trajectory),
+    transitions: () =>
+      Object.fromEntries(
+        Object.entries(buffer.stats().byEnv[family] ?? {}).map(([p, s]) => [p, s.transitions]),
+      ),
     close: async () => {
       await writer.close();
       await buffer.close();

@@ -31,6 +31,12 @@ describe('env server', () => {
     }
     expect((await call(server.app, 'GET', '/openenv/metadata')).status).toBe(401);
     expect((await call(server.app, 'GET', '/list_envs')).status).toBe(401);
+    expect((await call(server.app, 'GET', '/metrics')).status).toBe(401);
+    const metrics = await server.app.request('/metrics', {
+      headers: { authorization: 'Bearer s3cret-token' },
+    });
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/^dreamgym_sessions_open 1$/m);
   });
 
   it('caps open sessions with a 503 naming the cap and the flag, on every face', async () => {

@@ -8,6 +8,7 @@ import { agentgymRoutes } from './agentgym-routes.ts';
 import { alfworldRoutes } from './alfworld-routes.ts';
 import type { ServerContext } from './context.ts';
 import { httpStatus } from './errors.ts';
+import { ServerMetrics } from './metrics.ts';
 import { openenvRoutes } from './openenv-routes.ts';
 import type { RecordingHooks } from './session.ts';
 import { SessionStore } from './sessions.ts';
@@ -47,6 +48,8 @@ export interface EnvServer {
   /** The hono app: `app.request()` in tests, `listen()` to serve on a port. */
   app: Hono;
   sessions: SessionStore;
+  /** What `GET /metrics` reports; serveEnv adds the buffer's, the LLM's and the curriculum's. */
+  metrics: ServerMetrics;
   maxBodyBytes: number;
   /** Stops reaping and closes every session's env. */
   close(): Promise<void>;
@@ -71,6 +74,7 @@ const PROBES = new Set(['/', '/alfworld', '/openenv/health']);
 export function createEnvServer(options: EnvServerOptions): EnvServer {
   const warn = options.warn ?? ((message: string) => console.error(message));
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const metrics = new ServerMetrics();
   const sessions = new SessionStore({
     makeEnv: options.makeEnv,
     maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
@@ -81,10 +85,12 @@ export function createEnvServer(options: EnvServerOptions): EnvServer {
       warn,
       ...(options.onTransition && { onTransition: options.onTransition }),
       ...(options.onEpisode && { onEpisode: options.onEpisode }),
+      onStepTimed: (seconds, result) => metrics.observeStep(seconds, result),
     },
     ...(options.clock && { clock: options.clock }),
   });
   sessions.startReaper();
+  metrics.gauge('dreamgym_sessions_open', 'Sessions open now.', () => sessions.size);
   const ctx: ServerContext = {
     sessions,
     tasks: new TaskPicker(options.tasks, options.split ?? 'train', options.taskProvider),
@@ -127,6 +133,9 @@ export function createEnvServer(options: EnvServerOptions): EnvServer {
       c.req.method === 'GET' && PROBES.has(c.req.path) ? next() : auth(c, next),
     );
   }
+  app.get('/metrics', async (c) =>
+    c.text(await metrics.render(), 200, { 'content-type': metrics.contentType }),
+  );
   app.route('/openenv', openenvRoutes(ctx));
   app.route('/alfworld', alfworldRoutes(ctx));
   app.route('/', agentgymRoutes(ctx));
@@ -145,5 +154,5 @@ export function createEnvServer(options: EnvServerOptions): EnvServer {
     return c.json({ detail: error.message }, status);
   });
 
-  return { app, sessions, maxBodyBytes, close: () => sessions.closeAll() };
+  return { app, sessions, metrics, maxBodyBytes, close: () => sessions.closeAll() };
 }

@@ -7,7 +7,11 @@ import { TaskPool } from '../curriculum/task-pool.ts';
 import { TrajectoryWriter } from '../data/trajectory-file.ts';
 import type { EnvOptions, TaskSource, TaskSplit } from '../envs/env.ts';
 import { envEntry } from '../envs/registry.ts';
-import { isSyntheticRef, syntheticEntry } from '../experience/synthetic-entry.ts';
+import {
+  isSyntheticRef,
+  type SyntheticEntry,
+  syntheticEntry,
+} from '../experience/synthetic-entry.ts';
 import type { LlmClient } from '../llm/client.ts';
 import { makeLlmClient } from '../pipeline/experience-model.ts';
 import { createEnvServer, type EnvServer } from './app.ts';
@@ -163,6 +167,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     ...((writer || writesBack || curriculum) && { onEpisode }),
     ...(curriculum && { taskProvider: () => curriculum.feed.next() }),
   });
+  addMetrics(server, synthetic, client, curriculum?.pool);
   let listening: ListeningServer;
   try {
     listening = await listen(server, {
@@ -233,4 +238,57 @@ function servedLlmClient(llm: ServedLlm): Promise<LlmClient> {
     timeoutMs: llm.timeoutMs ?? 120_000,
     maxConcurrency: llm.maxConcurrency ?? 16,
   });
+}
+
+/** What `GET /metrics` adds for a synthetic env: its buffer, its LLM and its curriculum. */
+function addMetrics(
+  server: EnvServer,
+  synthetic: SyntheticEntry | undefined,
+  llm: LlmClient | undefined,
+  pool: TaskPool | undefined,
+): void {
+  const m = server.metrics;
+  if (synthetic) {
+    m.gauge(
+      'dreamgym_buffer_transitions',
+      "Transitions of the served family in the synthetic env's buffer, by provenance.",
+      () => synthetic.transitions(),
+      'provenance',
+    );
+  }
+  if (llm) {
+    const stats = () => llm.stats();
+    m.gauge('dreamgym_llm_calls', 'Experience-model LLM calls so far.', () => stats().calls);
+    m.gauge('dreamgym_llm_retries', 'LLM requests sent again.', () => stats().retries);
+    m.gauge('dreamgym_llm_failures', 'LLM calls that ended in an error.', () => stats().failures);
+    m.gauge(
+      'dreamgym_llm_tokens',
+      'LLM tokens so far, by kind.',
+      () => ({ prompt: stats().promptTokens, completion: stats().completionTokens }),
+      'kind',
+    );
+    m.gauge(
+      'dreamgym_llm_latency_seconds',
+      'Latency of successful LLM calls, by quantile.',
+      () => {
+        const { p50, p90, p99 } = stats().latencyMs;
+        return { '0.5': p50 / 1000, '0.9': p90 / 1000, '0.99': p99 / 1000 };
+      },
+      'quantile',
+    );
+  }
+  if (pool) {
+    const last = () => pool.iterationStats().at(-1);
+    m.gauge(
+      'dreamgym_curriculum_informative_share',
+      "Share of the last curriculum iteration's tasks solved sometimes but not always.",
+      () => last()?.informativeShare ?? 0,
+    );
+    m.gauge(
+      'dreamgym_curriculum_mean_variance',
+      "Mean reward variance of the last curriculum iteration's groups.",
+      () => last()?.meanVariance ?? 0,
+    );
+    m.gauge('dreamgym_curriculum_pool_size', 'Tasks in the curriculum pool.', () => pool.size);
+  }
 }

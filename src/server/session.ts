@@ -17,6 +17,8 @@ export interface RecordingHooks {
   onTransition?: (transition: Transition) => void | Promise<void>;
   /** After the step that ends an episode (terminated or truncated); abandoned episodes are not reported. */
   onEpisode?: (trajectory: Trajectory) => void | Promise<void>;
+  /** After every step, synchronously: how long the env took and what it answered (metrics). */
+  onStepTimed?: (seconds: number, result: StepResult) => void;
 }
 
 export interface RecordingOptions extends RecordingHooks {
@@ -128,7 +130,9 @@ export class Session {
           `session ${this.id}: the episode ${episode.ended} after ${episode.stepCount} steps; reset the session to start another.`,
         );
       }
+      const started = performance.now();
       const result = await this.env.step(action);
+      this.recording.onStepTimed?.((performance.now() - started) / 1000, result);
       const state = episode.current;
       if (this.recording.onEpisode) {
         episode.steps.push({

@@ -109,6 +109,15 @@ describe('serving the synthetic env', () => {
     }
     expect(instructions[1]).toBe(instructions[0]);
     expect(instructions[2]).not.toBe(instructions[0]);
+    const metrics = prometheus(await (await fetch(`${fed.url}/metrics`)).text());
+    expect(metrics.get('dreamgym_steps_total')).toBe(3);
+    expect(metrics.get('dreamgym_episodes_total{end="time-limit"}')).toBe(3);
+    expect(metrics.get('dreamgym_step_seconds_count')).toBe(3);
+    expect(metrics.get('dreamgym_sessions_open')).toBe(0);
+    expect(metrics.get('dreamgym_buffer_transitions{provenance="real-offline"}')).toBeGreaterThan(
+      0,
+    );
+    expect(metrics.get('dreamgym_curriculum_pool_size')).toBeGreaterThan(0);
     await fed.close();
     const pool = TaskPool.open({ path: tasksPath });
     const groups = pool.groups(0);
@@ -152,6 +161,11 @@ describe('serving the synthetic env', () => {
       };
       expect(broken).toMatchObject({ done: true, info: { truncatedBy: 'model-error' } });
       expect((await fetch(`${served.url}/`)).status).toBe(200); // still serving
+      const metrics = prometheus(await (await fetch(`${served.url}/metrics`)).text());
+      expect(metrics.get('dreamgym_episodes_total{end="model-error"}')).toBe(1);
+      expect(metrics.get('dreamgym_llm_failures')).toBeGreaterThanOrEqual(1);
+      expect(metrics.get('dreamgym_llm_retries')).toBeGreaterThanOrEqual(1);
+      expect(metrics.get('dreamgym_llm_calls')).toBeGreaterThanOrEqual(2);
     } finally {
       await served.close();
       await llm.close();
@@ -171,3 +185,27 @@ describe('serving the synthetic env', () => {
     await expect(serveEnv({ env: 'synthetic:webshop', port: 0 })).rejects.toThrow(/--db PATH/);
   });
 });
+
+/**
+ * Prometheus' text format, checked line by line (HELP and TYPE comments, then samples
+ * `name{labels} value`), as a map from `name{labels}` to value.
+ */
+function prometheus(text: string): Map<string, number> {
+  const samples = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    if (line.startsWith('#')) {
+      expect(line).toMatch(
+        /^# (HELP [a-z_:][\w:]* .+|TYPE [a-z_:][\w:]* (counter|gauge|histogram|summary|untyped))$/,
+      );
+      continue;
+    }
+    const match =
+      /^([a-zA-Z_:][\w:]*(?:\{(?:[a-zA-Z_]\w*="[^"]*",?)*\})?) (-?[\d.]+(?:e[-+]?\d+)?|NaN|[+-]Inf)$/.exec(
+        line,
+      );
+    expect(match, line).not.toBeNull();
+    samples.set(match?.[1] as string, Number(match?.[2]));
+  }
+  return samples;
+}
