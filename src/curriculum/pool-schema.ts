@@ -42,14 +42,20 @@ const MIGRATIONS: Array<(db: Database.Database) => void> = [
   },
 ];
 
-/** Brings a pool up to {@link POOL_SCHEMA_VERSION}, creating it if empty, in one transaction. */
-export function migratePool(db: Database.Database, file: string): void {
+/** The pool's schema version; a newer one than this code reads is refused with the fix. */
+export function checkPoolVersion(db: Database.Database, file: string): number {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > POOL_SCHEMA_VERSION) {
     throw new TaskPoolSchemaError(
       `${file} has task-pool schema version ${version}, but this dreamgym reads up to version ${POOL_SCHEMA_VERSION}. Upgrade dreamgym to open it.`,
     );
   }
+  return version;
+}
+
+/** Brings a pool up to {@link POOL_SCHEMA_VERSION}, creating it if empty, in one transaction. */
+export function migratePool(db: Database.Database, file: string): void {
+  const version = checkPoolVersion(db, file);
   if (version === POOL_SCHEMA_VERSION) return;
   db.transaction(() => {
     for (let v = version; v < POOL_SCHEMA_VERSION; v++)

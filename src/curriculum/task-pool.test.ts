@@ -1,6 +1,6 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.ts';
@@ -169,6 +169,16 @@ describe('TaskPool', () => {
     ]);
     const before = { tasks: pool.tasks(), stats: pool.iterationStats(), groups: pool.groups(1) };
     pool.close();
+
+    // Read-only, as a viewer beside a live run reads it: the same, and writes refused.
+    const reader = TaskPool.open({ path, readonly: true });
+    expect(reader.iterationStats()).toEqual(before.stats);
+    expect(reader.tasks()).toEqual(before.tasks);
+    expect(() => reader.recordGroups(2, [{ taskId: first.id, reward: 1 }])).toThrow(/readonly/);
+    reader.close();
+    const missing = join(dirname(path), 'elsewhere', 'tasks.db');
+    expect(() => TaskPool.open({ path: missing, readonly: true })).toThrow();
+    expect(existsSync(dirname(missing))).toBe(false);
 
     const reopened = TaskPool.open({ path });
     expect(reopened.tasks()).toEqual(before.tasks);

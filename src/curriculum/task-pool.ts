@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../core/errors.ts';
 import type { Task } from '../core/types.ts';
-import { migratePool } from './pool-schema.ts';
+import { checkPoolVersion, migratePool } from './pool-schema.ts';
 import { isRealizable } from './realizable.ts';
 import { normalizeInstruction, taskIdentity } from './task-identity.ts';
 
@@ -71,6 +71,11 @@ export interface PoolIterationStats {
 export interface TaskPoolOptions {
   /** Database file; `:memory:` (the default) for a throw-away pool. */
   path?: string;
+  /**
+   * Open an existing pool for reading only (a viewer beside a live run): nothing is created,
+   * migrated or written; the methods that write fail.
+   */
+  readonly?: boolean;
 }
 
 interface SumsRow {
@@ -92,14 +97,17 @@ export class TaskPool {
   /** `env|normalised instruction` of every task: a task without a spec must not repeat one. */
   private readonly instructions = new Set<string>();
 
-  private constructor(path: string) {
+  private constructor(path: string, readonly = false) {
     this.path = path;
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
+    if (!readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
     try {
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('foreign_keys = ON');
-      migratePool(this.db, path);
+      if (readonly) checkPoolVersion(this.db, path);
+      else {
+        this.db.pragma('journal_mode = WAL');
+        this.db.pragma('foreign_keys = ON');
+        migratePool(this.db, path);
+      }
     } catch (error) {
       this.db.close();
       throw error;
@@ -119,7 +127,7 @@ export class TaskPool {
 
   /** Opens (or creates) a pool. */
   static open(options: TaskPoolOptions = {}): TaskPool {
-    return new TaskPool(options.path ?? ':memory:');
+    return new TaskPool(options.path ?? ':memory:', options.readonly);
   }
 
   get size(): number {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PoolIterationStats } from '../curriculum/task-pool.ts';
+import { type PoolIterationStats, TaskPool } from '../curriculum/task-pool.ts';
 import type { DemoResult } from '../pipeline/demo.ts';
 import type { IterationMetrics } from '../rl/trainer.ts';
 
@@ -15,7 +15,10 @@ export interface RunFolder {
   summary?: unknown;
   /** Per-iteration metrics of each stage that has any (`synthetic/metrics.jsonl`, `s2r/…`). */
   metrics: Partial<Record<(typeof STAGES)[number], IterationMetrics[]>>;
-  /** The curriculum's statistics per iteration (`curriculum.json`). */
+  /**
+   * The curriculum's statistics per iteration: `curriculum.json` once the run wrote it, read
+   * from its task pool (`tasks.db`) while it runs.
+   */
   curriculum?: PoolIterationStats[];
   /** A demo run's table (`results.json`). */
   demo?: DemoResult;
@@ -29,6 +32,8 @@ const WATCHED = [
   'versions.json',
   'summary.json',
   'curriculum.json',
+  'tasks.db',
+  'tasks.db-wal',
   'results.json',
   ...STAGES.map((s) => join(s, 'metrics.jsonl')),
 ];
@@ -54,6 +59,18 @@ export function readRunFolder(dir: string): RunFolder {
   folder.summary = json('summary.json');
   const curriculum = json('curriculum.json') as { stats?: PoolIterationStats[] } | undefined;
   if (curriculum?.stats) folder.curriculum = curriculum.stats;
+  else if (existsSync(join(dir, 'tasks.db'))) {
+    try {
+      const pool = TaskPool.open({ path: join(dir, 'tasks.db'), readonly: true });
+      try {
+        folder.curriculum = pool.iterationStats();
+      } finally {
+        pool.close();
+      }
+    } catch (error) {
+      folder.problems.push(`tasks.db: ${(error as Error).message}`);
+    }
+  }
   const demo = json('results.json') as DemoResult | undefined;
   if (demo && Array.isArray(demo.rows)) folder.demo = demo;
   for (const stage of STAGES) {
