@@ -7,7 +7,7 @@ import { TimeLimit } from '../envs/wrappers/time-limit.ts';
 import { syntheticFactory } from '../pipeline/experiment.ts';
 import { teacherForced } from '../pipeline/fidelity.ts';
 import { ReplayBuffer } from '../replay/replay-buffer.ts';
-import { webshopTrajectories } from '../replay/testing/fixtures.ts';
+import { relabel, webshopTrajectories } from '../replay/testing/fixtures.ts';
 import type { ExperienceModel } from './experience-model.ts';
 import { llmFreeModel } from './llm-free.ts';
 import { NearestNeighborModel } from './nearest-neighbor-model.ts';
@@ -150,6 +150,33 @@ describe('LLM-free webshop experience model', () => {
     expect(stored[1]?.steps.at(-1)?.info?.truncatedBy).toBe('time-limit');
     // The model's reasoning is stored with each step, as the SFT export reads it.
     expect(stored[0]?.steps.every((s) => typeof s.reasoning === 'string')).toBe(true);
+    await own.close();
+  });
+
+  it('mixes synthetic demonstrations in at realShare, real ones filling in when there are none', async () => {
+    const own = ReplayBuffer.open();
+    await own.add(offline.slice(0, 20));
+    const make = () =>
+      new SyntheticEnv({
+        env: 'webshop',
+        model: llmFreeModel('webshop', own),
+        buffer: own,
+        k: 4,
+        realShare: 0.5,
+      });
+    const kinds = async () => {
+      const env = make();
+      await env.reset({ task: tasks[0] as Task });
+      const { info } = await env.step('search[red]');
+      const ids = info.demonstrations as string[];
+      return ids.map((id) => (id.startsWith('syn-') ? 'synthetic' : 'real'));
+    };
+    expect(await kinds()).toEqual(['real', 'real', 'real', 'real']); // nothing synthetic yet
+    await own.add(relabel(offline.slice(0, 20), 'synthetic', 'syn'));
+    expect((await kinds()).sort()).toEqual(['real', 'real', 'synthetic', 'synthetic']);
+    expect(() => new SyntheticEnv({ env: 'webshop', model, buffer: own, realShare: 1.5 })).toThrow(
+      /realShare must be between 0 and 1/,
+    );
     await own.close();
   });
 

@@ -45,6 +45,8 @@ export interface SyntheticEntryOptions extends EnvOptions {
   llm?: { client: LlmClient; historyWindow?: number };
   /** Demonstrations retrieved per step. Default 4. */
   k?: number;
+  /** Share of the demonstrations that are real, the rest synthetic. Default 1. */
+  realShare?: number;
   warn?: (message: string) => void;
 }
 
@@ -105,6 +107,7 @@ export function syntheticEntry(name: string, options: SyntheticEntryOptions): Sy
           buffer,
           tasks,
           ...(options.k !== undefined && { k: options.k }),
+          ...(options.realShare !== undefined && { realShare: options.realShare }),
         }),
         o.maxSteps ?? real.maxSteps,
       ),

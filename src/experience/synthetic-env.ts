@@ -4,6 +4,7 @@ import { isActionTemplate, type Observation, type Step, type Task } from '../cor
 import type { Env, ResetOptions, ResetResult, StepResult, TaskSource } from '../envs/env.ts';
 import type { RetrieveFilter } from '../replay/filter-index.ts';
 import type { ReplayBuffer } from '../replay/replay-buffer.ts';
+import type { RetrievedTransition } from '../replay/stored-transition.ts';
 import type { TransitionKey } from '../replay/transition-encoder.ts';
 import type { ExperienceModel } from './experience-model.ts';
 
@@ -26,6 +27,13 @@ export interface SyntheticEnvOptions {
   k?: number;
   /** Which transitions may be demonstrations. Default: real ones of this env. */
   demonstrations?: RetrieveFilter;
+  /**
+   * Share of the k demonstrations that are real when synthetic ones are mixed in (the buffer
+   * co-evolving with the policy): round(k · realShare) real ones, the rest the nearest synthetic
+   * transitions of this env, fewer real ones filling in when there are not enough synthetic
+   * ones. Default 1: real demonstrations only. Not with `demonstrations`.
+   */
+  realShare?: number;
   /** Show the model the episode's history (off for the no-history ablation). Default true. */
   history?: boolean;
 }
@@ -49,6 +57,13 @@ export class SyntheticEnv implements Env {
 
   constructor(private readonly options: SyntheticEnvOptions) {
     this.name = options.env;
+    const share = options.realShare ?? 1;
+    if (!(share >= 0 && share <= 1)) {
+      throw new RangeError(`realShare must be between 0 and 1, got ${options.realShare}.`);
+    }
+    if (options.realShare !== undefined && options.demonstrations) {
+      throw new RangeError('pass either demonstrations (a filter) or realShare, not both.');
+    }
   }
 
   async reset({ task, seed }: ResetOptions = {}): Promise<ResetResult> {
@@ -123,11 +138,21 @@ export class SyntheticEnv implements Env {
     this.closed = true;
   }
 
-  /** The k most similar real transitions; none when k is 0 (the no-retrieval ablation). */
-  private demonstrations(key: TransitionKey) {
-    return this.k > 0
-      ? this.options.buffer.retrieve(key, this.k, this.filter)
-      : Promise.resolve([]);
+  /**
+   * The k most similar transitions the filter admits, or the real/synthetic mix `realShare`
+   * asks for; none when k is 0 (the no-retrieval ablation).
+   */
+  private async demonstrations(key: TransitionKey): Promise<RetrievedTransition[]> {
+    const share = this.options.realShare ?? 1;
+    if (this.k === 0) return [];
+    if (share === 1) return this.options.buffer.retrieve(key, this.k, this.filter);
+    const { buffer } = this.options;
+    const synthetic = await buffer.retrieve(key, this.k - Math.round(this.k * share), {
+      env: this.name,
+      provenance: 'synthetic',
+    });
+    const real = await buffer.retrieve(key, this.k - synthetic.length, this.filter);
+    return [...real, ...synthetic].sort((a, b) => b.similarity - a.similarity);
   }
 
   private get k(): number {

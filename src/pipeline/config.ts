@@ -35,6 +35,11 @@ export const RunConfig = z.strictObject({
       history: z.boolean().default(true),
       /** Store synthetic episodes in the buffer. */
       writeBack: z.boolean().default(false),
+      /**
+       * Share of each step's demonstrations that are real; the rest are synthetic transitions
+       * (with writeBack, the buffer co-evolves with the policy). 1: real only.
+       */
+      realShare: z.number().min(0).max(1).default(1),
       llm: LlmConfig.optional(),
     })
     .prefault({}),

@@ -62,6 +62,8 @@ export interface SyntheticOptions {
   /** false is the no-history ablation. */
   history?: boolean;
   writeBack?: boolean;
+  /** Share of the demonstrations that are real (see `SyntheticEnvOptions.realShare`). Default 1. */
+  realShare?: number;
 }
 
 /** Makes synthetic envs over a model and a buffer, with the real env's step limit. */
@@ -81,6 +83,10 @@ export function syntheticFactory(
         tasks,
         k: options.k ?? 4,
         history: options.history ?? true,
+        ...(options.realShare !== undefined &&
+          options.realShare < 1 && {
+            realShare: options.realShare,
+          }),
       }),
       setup.maxEpisodeSteps,
     );

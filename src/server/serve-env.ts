@@ -53,6 +53,11 @@ export interface ServeEnvOptions {
   llm?: ServedLlm;
   /** A synthetic env's demonstrations retrieved per step. Default 4. */
   k?: number;
+  /**
+   * Share of a synthetic env's demonstrations that are real; the rest are the synthetic
+   * transitions written back so far (the buffer co-evolving with the trainer). Default 1.
+   */
+  realShare?: number;
   warn?: (message: string) => void;
 }
 
@@ -124,6 +129,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
           },
         }),
         ...(options.k !== undefined && { k: options.k }),
+        ...(options.realShare !== undefined && { realShare: options.realShare }),
       })
     : undefined;
   const entry = synthetic ?? envEntry(options.env);

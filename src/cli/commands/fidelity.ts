@@ -100,6 +100,7 @@ export function fidelityCommand(program: Command): void {
           k: o.k,
           history: true,
           writeBack: false,
+          realShare: 1,
           llm: { ...llm, timeoutMs: 120_000, maxConcurrency: 8 },
         },
         o.env,

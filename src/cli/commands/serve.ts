@@ -5,7 +5,7 @@ import { checkMode } from '../../curriculum/selection.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../../server/app.ts';
 import { DEFAULT_PORT } from '../../server/listen.ts';
 import { type ServedLlm, serveEnv } from '../../server/serve-env.ts';
-import { addSiteOption, intOption, splitOption } from '../options.ts';
+import { addSiteOption, intOption, probabilityOption, splitOption } from '../options.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -59,6 +59,11 @@ export function serveCommand(program: Command): void {
       intOption(0),
     )
     .option(
+      '--real-share <p>',
+      'synthetic envs: share of the demonstrations that are real, the rest written-back synthetic ones (default 1)',
+      probabilityOption,
+    )
+    .option(
       '--curriculum <mode>',
       "resets that name no task get DreamGym's curriculum's: variance, random or off (uniform train tasks); needs --tasks",
     )
@@ -104,6 +109,7 @@ export function serveCommand(program: Command): void {
         writeBack: o.writeBack,
         ...servedLlmFromFlags(o),
         ...(o.k !== undefined && { k: o.k }),
+        ...(o.realShare !== undefined && { realShare: o.realShare }),
         ...(o.curriculum !== undefined && {
           curriculum: {
             mode: checkMode(o.curriculum),
