@@ -11,6 +11,7 @@ import { exportSftCommand } from './commands/export-sft.ts';
 import { fidelityCommand } from './commands/fidelity.ts';
 import { llmCommand } from './commands/llm.ts';
 import { playCommand } from './commands/play.ts';
+import { qualityCommand } from './commands/quality.ts';
 import { runCommand } from './commands/run.ts';
 import { serveCommand } from './commands/serve.ts';
 import { serveSiteCommand } from './commands/serve-site.ts';
@@ -39,6 +40,7 @@ for (const register of [
   evalCommand,
   runCommand,
   fidelityCommand,
+  qualityCommand,
   annotateCommand,
   exportSftCommand,
   exportRlCommand,

@@ -127,3 +127,54 @@ export function learningCurveSpec(points: readonly CurvePoint[], title: string):
     },
   };
 }
+
+/** One source's value of one metric, with its 95% interval. */
+export interface MetricPoint {
+  /** The compared source (a row of the table). */
+  source: string;
+  metric: string;
+  value: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * Grouped bars: one panel per metric, one bar per source, each with its 95% interval (rules), on
+ * a shared [0, 1] scale.
+ */
+export function metricBarsSpec(points: readonly MetricPoint[], title: string): TopLevelSpec {
+  const sources = [...new Set(points.map((p) => p.source))];
+  const metrics = [...new Set(points.map((p) => p.metric))];
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    data: { values: points as MetricPoint[] },
+    facet: { column: { field: 'metric', type: 'nominal', title: null, sort: metrics } },
+    spec: {
+      width: 110,
+      height: 220,
+      encoding: {
+        x: { field: 'source', type: 'nominal', sort: sources, axis: null },
+        color: {
+          field: 'source',
+          type: 'nominal',
+          sort: sources,
+          title: 'experience from',
+          legend: { orient: 'bottom', labelLimit: 400 },
+        },
+      },
+      layer: [
+        {
+          mark: { type: 'bar' },
+          encoding: {
+            y: { field: 'value', type: 'quantitative', title: null, scale: { domain: [0, 1] } },
+          },
+        },
+        {
+          mark: { type: 'rule', color: 'black' },
+          encoding: { y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' } },
+        },
+      ],
+    },
+  };
+}
