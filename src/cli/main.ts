@@ -13,6 +13,7 @@ import { llmCommand } from './commands/llm.ts';
 import { playCommand } from './commands/play.ts';
 import { qualityCommand } from './commands/quality.ts';
 import { runCommand } from './commands/run.ts';
+import { scalingCommand } from './commands/scaling.ts';
 import { serveCommand } from './commands/serve.ts';
 import { serveSiteCommand } from './commands/serve-site.ts';
 import { trainCommand } from './commands/train.ts';
@@ -41,6 +42,7 @@ for (const register of [
   runCommand,
   fidelityCommand,
   qualityCommand,
+  scalingCommand,
   annotateCommand,
   exportSftCommand,
   exportRlCommand,

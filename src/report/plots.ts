@@ -178,3 +178,69 @@ export function metricBarsSpec(points: readonly MetricPoint[], title: string): T
     },
   };
 }
+
+/** One measure at one amount of data, with its 95% interval. */
+export interface ScalingPoint {
+  /** The amount of data (x). */
+  amount: number;
+  /** Which measure: one line each. */
+  series: string;
+  value: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * Measures against the amount of data on a log scale: one line per measure, each point with its
+ * 95% interval; `seeds`, when given, as small hollow marks for the spread.
+ */
+export function scalingSpec(
+  points: readonly ScalingPoint[],
+  title: string,
+  xTitle: string,
+  seeds: ReadonlyArray<{ amount: number; series: string; value: number }> = [],
+): TopLevelSpec {
+  const color = {
+    field: 'series',
+    type: 'nominal' as const,
+    title: null,
+    legend: { orient: 'bottom' as const, labelLimit: 400 },
+  };
+  const x = {
+    field: 'amount',
+    type: 'quantitative' as const,
+    title: xTitle,
+    scale: { type: 'log' as const },
+  };
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    width: 420,
+    height: 280,
+    layer: [
+      {
+        data: { values: points as ScalingPoint[] },
+        mark: { type: 'line', point: { filled: true, size: 60 } },
+        encoding: {
+          x,
+          y: { field: 'value', type: 'quantitative', title: null, scale: { domain: [0, 1] } },
+          color,
+        },
+      },
+      {
+        data: { values: points as ScalingPoint[] },
+        mark: { type: 'rule' },
+        encoding: { x, y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' }, color },
+      },
+      ...(seeds.length > 0
+        ? [
+            {
+              data: { values: seeds as Array<{ amount: number; series: string; value: number }> },
+              mark: { type: 'point' as const, filled: false, size: 30, opacity: 0.7 },
+              encoding: { x, y: { field: 'value', type: 'quantitative' as const }, color },
+            },
+          ]
+        : []),
+    ],
+  };
+}

@@ -132,8 +132,9 @@ describe('household proxies', () => {
         'You arrive at cabinet 1. The cabinet 1 is open. In it, you see a mug 1.',
       ],
     ]);
-    // Opening changes the cabinet (no check); the second arrival is checked against the opening.
-    expect(consistencyChecks(steady, householdLens)).toEqual({ checks: 1, consistent: 1 });
+    // Opening changes the cabinet (no check); the second arrival is checked against the opening,
+    // and the mug's place with it.
+    expect(consistencyChecks(steady, householdLens)).toEqual({ checks: 2, consistent: 2 });
     const moved = episode('household', 't', START, [
       [
         'go to cabinet 1',
@@ -162,6 +163,32 @@ describe('household proxies', () => {
       ],
     ]);
     expect(consistencyChecks(taken, householdLens)).toEqual({ checks: 0, consistent: 0 });
+  });
+
+  it('one object in two places at once is inconsistent, unless it was taken and moved', () => {
+    const twice = episode('household', 't', START, [
+      [
+        'go to cabinet 1',
+        'You arrive at cabinet 1. The cabinet 1 is open. In it, you see a candle 1.',
+      ],
+      [
+        'go to countertop 1',
+        'You arrive at countertop 1. On the countertop 1, you see a candle 1.',
+      ],
+    ]);
+    expect(consistencyChecks(twice, householdLens)).toEqual({ checks: 1, consistent: 0 });
+    const moved = episode('household', 't', START, [
+      [
+        'go to cabinet 1',
+        'You arrive at cabinet 1. The cabinet 1 is open. In it, you see a candle 1.',
+      ],
+      ['take candle 1 from cabinet 1', 'You pick up the candle 1 from the cabinet 1.'],
+      ['go to countertop 1', 'You arrive at countertop 1. On the countertop 1, you see nothing.'],
+      ['move candle 1 to countertop 1', 'You move the candle 1 to the countertop 1.'],
+      ['examine countertop 1', 'On the countertop 1, you see a candle 1.'],
+    ]);
+    // The move changed the countertop and the candle's place: nothing left to check.
+    expect(consistencyChecks(moved, householdLens)).toEqual({ checks: 0, consistent: 0 });
   });
 
   it('counts an object name the buffer never showed', () => {

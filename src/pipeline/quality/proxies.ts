@@ -19,7 +19,7 @@ export interface QualityProxies {
   consistency: ProxyValue;
   /** Distinct next-state texts over steps within a task group. */
   distinctStates: ProxyValue;
-  /** Distinct episodes (sequences of action and observation) over episodes within a task group. */
+  /** Distinct episodes (sequences of next-state text and reward) over episodes within a task group. */
   distinctTrajectories: ProxyValue;
   /** Distinct next-state texts over steps across all groups (one number; no interval). */
   distinctStatesAcrossTasks: number;
@@ -136,9 +136,7 @@ export function qualityProxies(
         everyState.add(step.observation.text);
       }
       steps += valid.length;
-      episodes.add(
-        JSON.stringify(trajectory.steps.map((s) => [s.action, s.observation.text, s.reward])),
-      );
+      episodes.add(JSON.stringify(trajectory.steps.map((s) => [s.observation.text, s.reward])));
     }
     units.checks += checks;
     units.steps += steps;
