@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { readTrajectories } from '../../data/trajectory-file.ts';
-import { makeExperienceModel, makeLlmClient } from '../../pipeline/experience-model.ts';
+import { LlmExperienceModel } from '../../experience/llm/llm-model.ts';
+import { llmFreeModel } from '../../experience/llm-free.ts';
+import { makeLlmClient } from '../../pipeline/experience-model.ts';
 import { envSetup, offlineData } from '../../pipeline/experiment.ts';
 import { lensFor } from '../../pipeline/quality/lenses.ts';
 import { runQuality } from '../../pipeline/quality/quality.ts';
@@ -19,7 +21,7 @@ export function qualityCommand(program: Command): void {
   program
     .command('quality')
     .description(
-      'score synthetic experience (consistency, diversity, informativeness, hallucination) against the real env, the full model, − history and − retrieval',
+      'score synthetic experience (consistency, diversity, informativeness, hallucination) against the real env, the full model, − history, − retrieval and (LLM model) − reasoning',
     )
     .option('--env <name>', 'built-in env with a quality lens: webshop or household', 'webshop')
     .option('--model <kind>', 'experience model: llm-free or llm', 'llm-free')
@@ -52,6 +54,8 @@ export function qualityCommand(program: Command): void {
         throw new ConfigError(
           'the judge needs both --judge-url and --judge-model (or --judge-gguf).',
         );
+      if (o.model === 'llm' && !o.gguf && !(o.llmUrl && o.llmModel))
+        throw new ConfigError('--model llm needs --llm-url and --llm-model, or --gguf.');
       lensFor(o.env);
       const outDir =
         o.out ?? join('runs', `quality-${o.env}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
@@ -76,6 +80,10 @@ export function qualityCommand(program: Command): void {
           `only ${tasks.length} train tasks are not in the offline data; pass fewer --tasks.`,
         );
       const llm = o.gguf ? { gguf: o.gguf } : { url: o.llmUrl, model: o.llmModel };
+      const client =
+        o.model === 'llm'
+          ? await makeLlmClient({ ...llm, timeoutMs: 120_000, maxConcurrency: 8 })
+          : undefined;
       const judgeLlm = o.judgeGguf
         ? { gguf: o.judgeGguf }
         : o.judgeUrl
@@ -90,17 +98,10 @@ export function qualityCommand(program: Command): void {
         k: o.k,
         seed: o.seed,
         model: (buffer) =>
-          makeExperienceModel(
-            {
-              kind: o.model,
-              k: o.k,
-              history: true,
-              writeBack: false,
-              llm: { ...llm, timeoutMs: 120_000, maxConcurrency: 8 },
-            },
-            o.env,
-            buffer,
-          ),
+          client ? new LlmExperienceModel({ llm: client }) : llmFreeModel(o.env, buffer),
+        ...(client && {
+          withoutReasoning: () => new LlmExperienceModel({ llm: client, reasoning: false }),
+        }),
         ...(judgeLlm && {
           judge: {
             llm: await makeLlmClient({ ...judgeLlm, timeoutMs: 120_000, maxConcurrency: 8 }),

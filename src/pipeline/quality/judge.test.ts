@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Transition, transitions } from '../../core/types.ts';
+import { LlmExperienceModel } from '../../experience/llm/llm-model.ts';
 import { llmFreeModel } from '../../experience/llm-free.ts';
 import { LlmOutputError } from '../../llm/errors.ts';
 import { MockLlm } from '../../llm/mock-llm.ts';
@@ -85,5 +86,55 @@ describe('the LLM judge', () => {
     expect(result.rows[1]?.judge?.scores.consistency.mean).toBe(4);
     expect(result.rows[0]?.proxies.consistency.mean).toBe(1);
     expect(result.judge?.llm).toBe('mock');
+  }, 30_000);
+
+  it('adds the − reasoning row for an LLM model, whose prompt then asks for no reasoning', async () => {
+    const offline = await offlineData(setup, { episodes: 20, epsilon: 0.3, seed: 1 });
+    const done = {
+      next_state: {
+        text: 'Thank you for shopping with us!\nYour score (min 0.0, max 1.0): 0.5000',
+        actions: [],
+      },
+      reward: 0.5,
+      terminated: true,
+    };
+    const llm = new MockLlm({
+      answers: (request) =>
+        request.schemaName === 'initial_state'
+          ? {
+              reasoning: 'a search page',
+              state: { text: 'WebShop\n[Search]', actions: ['search[<query>]'] },
+            }
+          : request.messages[0]?.content.includes('Reason step by step')
+            ? { reasoning: 'buying ends the episode', ...done }
+            : done,
+    });
+    const options = {
+      setup,
+      offline,
+      tasks: setup.trainTasks.slice(20, 22),
+      groupSize: 2,
+      policy: makePolicy('expert', { env: 'webshop', epsilon: 0.3 }),
+      model: () => new LlmExperienceModel({ llm }),
+      k: 2,
+      seed: 0,
+    };
+    const result = await runQuality({
+      ...options,
+      withoutReasoning: () => new LlmExperienceModel({ llm, reasoning: false }),
+    });
+    expect(result.rows.map((r) => r.name).at(-1)).toBe('− reasoning');
+    expect(result.reasoningAblation).toBe('measured (llm/mock/no-reasoning)');
+    const direct = llm.requests.filter(
+      (r) => !r.messages[0]?.content.includes('Reason step by step'),
+    );
+    // One synthetic step per episode (the first action ends it), 4 episodes in the − reasoning row.
+    expect(direct).toHaveLength(4);
+    const plain = await runQuality({
+      ...options,
+      model: (buffer) => llmFreeModel('webshop', buffer),
+    });
+    expect(plain.rows).toHaveLength(4);
+    expect(plain.reasoningAblation).toMatch(/^does not apply: llm-free\/webshop does not reason/);
   }, 30_000);
 });

@@ -25,6 +25,11 @@ export interface QualityOptions {
   policy: Policy;
   /** The full experience model over a buffer (called again with an empty one for − retrieval). */
   model: (buffer: ReplayBuffer) => ExperienceModel | Promise<ExperienceModel>;
+  /**
+   * The same model without reasoning (the LLM model's − reasoning ablation), a row of its own;
+   * absent for models that do not reason (the LLM-free ones), and the report says so.
+   */
+  withoutReasoning?: (buffer: ReplayBuffer) => ExperienceModel | Promise<ExperienceModel>;
   /** Demonstrations per synthetic step. */
   k: number;
   seed: number;
@@ -53,7 +58,7 @@ export interface JudgeSummary {
 
 /** One compared source of experience. */
 export interface QualityRow {
-  /** `real env`, `DreamGym (full)`, `− history`, `− retrieval`. */
+  /** `real env (reference)`, `DreamGym (full)`, `− history`, `− retrieval`, `− reasoning`. */
   name: string;
   synthetic: boolean;
   episodes: number;
@@ -74,6 +79,8 @@ export interface QualityResult {
   offlineEpisodes: number;
   /** Distinct entities in the buffer's real observations (the hallucination proxy's vocabulary). */
   vocabulary: number;
+  /** Whether the − reasoning row was measured, or why it does not apply. */
+  reasoningAblation: string;
   judge?: { llm: string; promptTokens: number; completionTokens: number; costUsd: number };
   rows: QualityRow[];
 }
@@ -115,6 +122,8 @@ export async function runQuality(o: QualityOptions): Promise<QualityResult> {
       { name: '− history', env: synthetic(o, buffer, model, { history: false }) },
       { name: '− retrieval', env: synthetic(o, empty, ungrounded, { k: 0 }) },
     ];
+    const direct = await o.withoutReasoning?.(buffer);
+    if (direct) sources.push({ name: '− reasoning', env: synthetic(o, buffer, direct, {}) });
     const rows: QualityRow[] = [];
     for (const [i, source] of sources.entries()) {
       log(`${source.name}: ${schedule.length} episodes (${o.tasks.length} tasks × ${o.groupSize})`);
@@ -146,6 +155,9 @@ export async function runQuality(o: QualityOptions): Promise<QualityResult> {
       groupSize: o.groupSize,
       offlineEpisodes: o.offline.length,
       vocabulary: vocabulary.size,
+      reasoningAblation: direct
+        ? `measured (${direct.id})`
+        : `does not apply: ${model.id} does not reason (only the LLM experience model writes reasoning before its prediction)`,
       ...(o.judge &&
         stats && {
           judge: {
