@@ -55,7 +55,7 @@ export interface PromptOptions {
   rewardRange?: readonly [number, number];
   /**
    * Ask for step-by-step reasoning before the prediction. Default true; false is the − reasoning
-   * ablation ({@link directSystemPrompt}, an answer without the reasoning field).
+   * ablation (its own instructions and an answer without the reasoning field).
    */
   reasoning?: boolean;
 }

@@ -35,6 +35,7 @@ export interface QualityOptions {
   seed: number;
   /** An LLM judge's settings; no judge when absent. */
   judge?: QualityJudgeOptions;
+  /** Called with a line of progress at each row's start. */
   onProgress?: (line: string) => void;
 }
 
