@@ -12,7 +12,7 @@ export function scalingTable(result: ScalingResult): string {
     const transitions = Math.round(
       p.runs.reduce((s, r) => s + r.offlineTransitions, 0) / p.runs.length,
     );
-    return `| ${p.offlineEpisodes} | ${transitions.toLocaleString('en-US')} | ${formatRate(p.success)} |${seeds > 1 ? ` ${perSeed} |` : ''} ${formatRate(p.exactMatch)} | ${p.rewardMae.toFixed(3)} | ${p.runs.reduce((s, r) => s + r.seconds, 0).toFixed(0)} s |`;
+    return `| ${p.offlineEpisodes} | ${transitions.toLocaleString('en-US')} | ${formatRate(p.success)} |${seeds > 1 ? ` ${perSeed} |` : ''} ${seeds > 1 ? formatRate(p.exactMatch) : `${(100 * p.exactMatch.mean).toFixed(1)}%`} | ${p.rewardMae.toFixed(3)} | ${p.runs.reduce((s, r) => s + r.seconds, 0).toFixed(0)} s |`;
   });
   const header =
     seeds > 1
@@ -24,8 +24,8 @@ export function scalingTable(result: ScalingResult): string {
 /** Writes scaling.json, scaling.md and the plot (SVG and PNG) into `dir`; returns the report's path. */
 export async function writeScalingReport(result: ScalingResult, dir: string): Promise<string> {
   await writeFile(join(dir, 'scaling.json'), `${JSON.stringify(result, null, 2)}\n`);
-  const success = 'held-out real success (DreamGym GRPO, synthetic only)';
-  const fidelity = 'teacher-forced next-state exact match';
+  const success = 'held-out success in the real env (GRPO trained in the synthetic env only)';
+  const fidelity = "the experience model's next-state exact match (teacher-forced)";
   const points = result.points.flatMap((p) => [
     {
       amount: p.offlineEpisodes,

@@ -200,17 +200,22 @@ export function scalingSpec(
   xTitle: string,
   seeds: ReadonlyArray<{ amount: number; series: string; value: number }> = [],
 ): TopLevelSpec {
+  const amounts = points.map((p) => p.amount);
   const color = {
     field: 'series',
     type: 'nominal' as const,
     title: null,
-    legend: { orient: 'bottom' as const, labelLimit: 400 },
+    legend: { orient: 'bottom' as const, direction: 'vertical' as const, labelLimit: 600 },
   };
   const x = {
     field: 'amount',
     type: 'quantitative' as const,
     title: xTitle,
-    scale: { type: 'log' as const },
+    scale: {
+      type: 'log' as const,
+      domain: [Math.min(...amounts) / 1.25, Math.max(...amounts) * 1.25],
+      nice: false,
+    },
   };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
