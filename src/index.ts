@@ -137,7 +137,35 @@ export { type ResilientClientOptions, ResilientLlmClient } from './llm/resilient
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './llm/retry.ts';
 export { globalLlmStats, LlmStats, type LlmStatsSnapshot, type TokenPrices } from './llm/stats.ts';
 export { loadRunConfig, parseRunConfig, RunConfig } from './pipeline/config.ts';
-export type { EnvSetup, Evaluation } from './pipeline/experiment.ts';
+export { type EnvSetup, type Evaluation, envSetup, offlineData } from './pipeline/experiment.ts';
+export {
+  CRITERIA,
+  type Criterion,
+  JudgeAnswer,
+  type JudgeLimits,
+  judgeGroup,
+  judgeMessages,
+  RUBRIC,
+} from './pipeline/quality/judge.ts';
+export type { ObservationFacts, QualityLens } from './pipeline/quality/lens.ts';
+export { lensFor } from './pipeline/quality/lenses.ts';
+export {
+  consistencyChecks,
+  entityVocabulary,
+  hallucinatedEntities,
+  type ProxyValue,
+  type QualityProxies,
+  qualityProxies,
+} from './pipeline/quality/proxies.ts';
+export {
+  type JudgeSummary,
+  type QualityJudgeOptions,
+  type QualityOptions,
+  type QualityResult,
+  type QualityRow,
+  runQuality,
+} from './pipeline/quality/quality.ts';
+export { qualityTable, writeQualityReport } from './pipeline/quality/quality-report.ts';
 export { type RunHooks, type RunSummary, runPipeline } from './pipeline/run.ts';
 export { ChoicePolicy, type ChoicePolicyOptions } from './policy/choice/choice-policy.ts';
 export type { FeatureSizes } from './policy/choice/features.ts';

@@ -11,7 +11,9 @@ import { exportSftCommand } from './commands/export-sft.ts';
 import { fidelityCommand } from './commands/fidelity.ts';
 import { llmCommand } from './commands/llm.ts';
 import { playCommand } from './commands/play.ts';
+import { qualityCommand } from './commands/quality.ts';
 import { runCommand } from './commands/run.ts';
+import { scalingCommand } from './commands/scaling.ts';
 import { serveCommand } from './commands/serve.ts';
 import { serveSiteCommand } from './commands/serve-site.ts';
 import { trainCommand } from './commands/train.ts';
@@ -40,6 +42,8 @@ for (const register of [
   evalCommand,
   runCommand,
   fidelityCommand,
+  qualityCommand,
+  scalingCommand,
   annotateCommand,
   exportSftCommand,
   exportRlCommand,

@@ -133,5 +133,9 @@ describe('DreamGym demo (tiny end to end)', () => {
       expect(r.realInteractions).toBe(0);
       expect(r.syntheticInteractions).toBeGreaterThan(0);
     }
+    const report = readFileSync(await writeDemoReport(result, outDir), 'utf8');
+    expect(report).toContain(
+      '− reasoning does not apply: the LLM-free experience model does not reason',
+    );
   }, 180_000);
 });

@@ -62,6 +62,14 @@ export interface DemoOptions {
   ablations?: boolean;
   /** A curriculum for synthetic training, made per run (see src/curriculum). */
   curriculum?: (setup: EnvSetup, seed: number) => TaskSchedule;
+  /**
+   * The experience model without reasoning (the LLM model's − reasoning ablation): with
+   * `ablations`, a row of its own. Absent for the LLM-free models, which do not reason.
+   */
+  experienceModelWithoutReasoning?: (
+    setup: EnvSetup,
+    buffer: ReplayBuffer,
+  ) => ExperienceModel | Promise<ExperienceModel>;
   /** The experience model; default the LLM-free one learnt from the buffer. */
   experienceModel?: (
     setup: EnvSetup,
@@ -100,7 +108,10 @@ export interface DemoResult {
   offlineTransitions: number;
   offlineSuccessRate: number;
   rows: DemoRow[];
-  options: Omit<DemoOptions, 'onProgress' | 'curriculum' | 'experienceModel'>;
+  options: Omit<
+    DemoOptions,
+    'onProgress' | 'curriculum' | 'experienceModel' | 'experienceModelWithoutReasoning'
+  >;
 }
 
 /**
@@ -141,7 +152,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     };
   });
   const offline = perSeed[0]?.offline ?? [];
-  const { onProgress: _, curriculum: __, experienceModel: ___, ...recorded } = options;
+  const {
+    onProgress: _,
+    curriculum: __,
+    experienceModel: ___,
+    experienceModelWithoutReasoning: ____,
+    ...recorded
+  } = options;
   const result: DemoResult = {
     env: options.env,
     offlineTransitions: offline.reduce((s, t) => s + t.steps.length, 0),
@@ -308,6 +325,10 @@ async function runSeed(
     await row('− retrieval', dreamRl('grpo', '− retrieval', { k: 0 }, true, ungrounded));
     await empty.close();
     await row('− history', dreamRl('grpo', '− history', { history: false }));
+    if (options.experienceModelWithoutReasoning) {
+      const direct = await options.experienceModelWithoutReasoning(setup, buffer);
+      await row('− reasoning', dreamRl('grpo', '− reasoning', {}, true, direct));
+    }
   } else {
     await row('untrained policy', async () => ({
       policy: new ChoicePolicy({ seed }),

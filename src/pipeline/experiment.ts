@@ -22,6 +22,7 @@ export interface EnvSetup {
   maxEpisodeSteps: number;
 }
 
+/** A built-in env family's real env, its train and test tasks and its step limit. */
 export function envSetup(name: string, { trainTasks = 1000, testTasks = 200 } = {}): EnvSetup {
   const entry = envEntry(name);
   return {

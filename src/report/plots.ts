@@ -135,3 +135,125 @@ export function learningCurveSpec(points: readonly CurvePoint[], title: string):
     },
   };
 }
+
+/** One source's value of one metric, with its 95% interval. */
+export interface MetricPoint {
+  /** The compared source (a row of the table). */
+  source: string;
+  metric: string;
+  value: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * Grouped bars: one panel per metric, one bar per source, each with its 95% interval (rules), on
+ * a shared [0, 1] scale.
+ */
+export function metricBarsSpec(points: readonly MetricPoint[], title: string): TopLevelSpec {
+  const sources = [...new Set(points.map((p) => p.source))];
+  const metrics = [...new Set(points.map((p) => p.metric))];
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    data: { values: points as MetricPoint[] },
+    facet: { column: { field: 'metric', type: 'nominal', title: null, sort: metrics } },
+    spec: {
+      width: 110,
+      height: 220,
+      encoding: {
+        x: { field: 'source', type: 'nominal', sort: sources, axis: null },
+        color: {
+          field: 'source',
+          type: 'nominal',
+          sort: sources,
+          title: 'experience from',
+          legend: { orient: 'bottom', labelLimit: 400 },
+        },
+      },
+      layer: [
+        {
+          mark: { type: 'bar' },
+          encoding: {
+            y: { field: 'value', type: 'quantitative', title: null, scale: { domain: [0, 1] } },
+          },
+        },
+        {
+          mark: { type: 'rule', color: 'black' },
+          encoding: { y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' } },
+        },
+      ],
+    },
+  };
+}
+
+/** One measure at one amount of data, with its 95% interval. */
+export interface ScalingPoint {
+  /** The amount of data (x). */
+  amount: number;
+  /** Which measure: one line each. */
+  series: string;
+  value: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * Measures against the amount of data on a log scale: one line per measure, each point with its
+ * 95% interval; `seeds`, when given, as small hollow marks for the spread.
+ */
+export function scalingSpec(
+  points: readonly ScalingPoint[],
+  title: string,
+  xTitle: string,
+  seeds: ReadonlyArray<{ amount: number; series: string; value: number }> = [],
+): TopLevelSpec {
+  const amounts = points.map((p) => p.amount);
+  const color = {
+    field: 'series',
+    type: 'nominal' as const,
+    title: null,
+    legend: { orient: 'bottom' as const, direction: 'vertical' as const, labelLimit: 600 },
+  };
+  const x = {
+    field: 'amount',
+    type: 'quantitative' as const,
+    title: xTitle,
+    scale: {
+      type: 'log' as const,
+      domain: [Math.min(...amounts) / 1.25, Math.max(...amounts) * 1.25],
+      nice: false,
+    },
+  };
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    width: 420,
+    height: 280,
+    layer: [
+      {
+        data: { values: points as ScalingPoint[] },
+        mark: { type: 'line', point: { filled: true, size: 60 } },
+        encoding: {
+          x,
+          y: { field: 'value', type: 'quantitative', title: null, scale: { domain: [0, 1] } },
+          color,
+        },
+      },
+      {
+        data: { values: points as ScalingPoint[] },
+        mark: { type: 'rule' },
+        encoding: { x, y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' }, color },
+      },
+      ...(seeds.length > 0
+        ? [
+            {
+              data: { values: seeds as Array<{ amount: number; series: string; value: number }> },
+              mark: { type: 'point' as const, filled: false, size: 30, opacity: 0.7 },
+              encoding: { x, y: { field: 'value', type: 'quantitative' as const }, color },
+            },
+          ]
+        : []),
+    ],
+  };
+}

@@ -19,11 +19,15 @@ const StateAnswer = z.object({
   actions: z.array(z.string()).describe('the actions admissible in this state'),
 });
 
-const PredictionFields = {
-  reasoning: z.string().describe('step-by-step reasoning, written before the prediction'),
+const OutcomeFields = {
   next_state: StateAnswer,
   reward: z.number().describe("this step's reward"),
   terminated: z.boolean().describe('whether the episode ended by the environment’s own rules'),
+};
+
+const PredictionFields = {
+  reasoning: z.string().describe('step-by-step reasoning, written before the prediction'),
+  ...OutcomeFields,
 };
 
 /** The answer to a prediction, for envs that do not list admissible actions. */
@@ -35,6 +39,19 @@ export type PredictionAnswer = z.infer<typeof PredictionAnswer>;
  * some, or every later action would be refused as inadmissible.
  */
 export const PredictionAnswerWithActions = PredictionAnswer.refine(
+  (a) => a.terminated || someAction(a.next_state.actions),
+  {
+    message: 'the episode goes on (terminated is false), so next_state.actions must not be empty',
+    path: ['next_state', 'actions'],
+  },
+);
+
+/** The − reasoning ablation's answer: the prediction alone, no reasoning field. */
+export const DirectAnswer = z.object(OutcomeFields);
+export type DirectAnswer = z.infer<typeof DirectAnswer>;
+
+/** {@link DirectAnswer} for envs that list admissible actions (see {@link PredictionAnswerWithActions}). */
+export const DirectAnswerWithActions = DirectAnswer.refine(
   (a) => a.terminated || someAction(a.next_state.actions),
   {
     message: 'the episode goes on (terminated is false), so next_state.actions must not be empty',
@@ -64,13 +81,13 @@ function someAction(actions: readonly string[]): boolean {
  * the env lists actions (`listsActions`), so the next state has the same shape as the current one.
  */
 export function toPrediction(
-  answer: PredictionAnswer,
+  answer: DirectAnswer & { reasoning?: string },
   task: Task,
   listsActions: boolean,
   [min, max]: readonly [number, number],
 ): ExperiencePrediction {
   return {
-    reasoning: answer.reasoning,
+    reasoning: answer.reasoning ?? '',
     nextState: toObservation(answer.next_state, task, listsActions),
     reward: Math.min(max, Math.max(min, answer.reward)),
     terminated: answer.terminated,

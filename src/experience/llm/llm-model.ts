@@ -7,6 +7,8 @@ import type {
   ExperienceRequest,
 } from '../experience-model.ts';
 import {
+  DirectAnswer,
+  DirectAnswerWithActions,
   InitialAnswer,
   InitialAnswerWithActions,
   PredictionAnswer,
@@ -53,8 +55,8 @@ export class LlmExperienceModel implements ExperienceModel {
 
   constructor(options: LlmExperienceModelOptions) {
     this.llm = options.llm;
-    this.id = `llm/${options.llm.id}`;
     this.prompt = resolvePromptOptions(options);
+    this.id = `llm/${options.llm.id}${this.prompt.reasoning ? '' : '/no-reasoning'}`;
     this.sampling = { temperature: options.temperature ?? 0, maxTokens: options.maxTokens ?? 2048 };
   }
 
@@ -75,12 +77,20 @@ export class LlmExperienceModel implements ExperienceModel {
 
   async predict(request: ExperienceRequest): Promise<ExperiencePrediction> {
     const listsActions = request.state.actions !== undefined;
-    const { json } = await this.llm.chat({
-      messages: predictionMessages(request, this.prompt),
-      schema: listsActions ? PredictionAnswerWithActions : PredictionAnswer,
-      schemaName: 'experience',
-      ...this.sampling,
-    });
+    const messages = predictionMessages(request, this.prompt);
+    const { json } = this.prompt.reasoning
+      ? await this.llm.chat({
+          messages,
+          schema: listsActions ? PredictionAnswerWithActions : PredictionAnswer,
+          schemaName: 'experience',
+          ...this.sampling,
+        })
+      : await this.llm.chat({
+          messages,
+          schema: listsActions ? DirectAnswerWithActions : DirectAnswer,
+          schemaName: 'experience',
+          ...this.sampling,
+        });
     return toPrediction(json, request.task, listsActions, this.prompt.rewardRange);
   }
 }

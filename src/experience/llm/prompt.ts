@@ -53,6 +53,11 @@ export interface PromptOptions {
   limits?: Partial<TextLimits>;
   /** The env's reward range, told to the model (and enforced on its answers). Default [0, 1]. */
   rewardRange?: readonly [number, number];
+  /**
+   * Ask for step-by-step reasoning before the prediction. Default true; false is the − reasoning
+   * ablation (its own instructions and an answer without the reasoning field).
+   */
+  reasoning?: boolean;
 }
 
 /** {@link PromptOptions} with every default filled in. */
@@ -63,6 +68,7 @@ export interface ResolvedPromptOptions {
   formatDemonstration: DemonstrationFormatter;
   limits: TextLimits;
   rewardRange: readonly [number, number];
+  reasoning: boolean;
 }
 
 export function resolvePromptOptions(options: PromptOptions = {}): ResolvedPromptOptions {
@@ -79,6 +85,7 @@ export function resolvePromptOptions(options: PromptOptions = {}): ResolvedPromp
     formatDemonstration: options.formatDemonstration ?? formatDemonstration,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     rewardRange,
+    reasoning: options.reasoning ?? true,
   };
 }
 
@@ -86,26 +93,49 @@ export function resolvePromptOptions(options: PromptOptions = {}): ResolvedPromp
 const ANSWER_FORMAT =
   '{"reasoning": "<your step-by-step reasoning>", "next_state": {"text": "<the full text the environment shows>", "actions": ["<admissible action>", "…"]}, "reward": <number>, "terminated": <true or false>}';
 
+/** The answer format of the − reasoning ablation: the prediction alone. */
+const DIRECT_ANSWER_FORMAT =
+  '{"next_state": {"text": "<the full text the environment shows>", "actions": ["<admissible action>", "…"]}, "reward": <number>, "terminated": <true or false>}';
+
+/** The rules every experience model keeps, whether or not it reasons first. */
+function predictionRules([min, max]: readonly [number, number]): string[] {
+  return [
+    'The next state is the complete text the environment shows after the action, in the same format as the states of the demonstrations. Show it; do not describe it.',
+    'List the actions admissible in the next state, written exactly as the environment writes them (see the demonstrations); an empty list only when the episode has ended.',
+    'Stay consistent with the history: a page or place shown before shows the same things again (the same items, prices, objects).',
+    'An action that is not admissible in the current state changes nothing and earns reward 0: the next state is then the current state, unchanged. (The environment refuses such actions before asking you, so the action you are given is admissible.)',
+    `The reward is a number from ${min} to ${max}, given only where the environment gives one (see its description).`,
+    '"terminated" is true only when the episode ends by the environment\'s own rules, never because of a step limit.',
+  ];
+}
+
+const ROLE =
+  "You are the experience model of a text environment: you simulate the environment, not the agent. Given the task, the recent history, the current state and the agent's action, you predict what the environment shows next, the reward of this step and whether the episode ends. Real transitions of similar steps, retrieved from recorded episodes, are shown as demonstrations: they show the environment's real text format, how actions change states and when rewards come. Follow them wherever they apply.";
+
+const numbered = (rules: readonly string[]) => rules.map((r, i) => `${i + 1}. ${r}`).join('\n');
+
 /** The built-in instructions: the model's role, the rules it must keep, and the answer format. */
-export function defaultSystemPrompt([min, max]: readonly [number, number]): string {
-  return `You are the experience model of a text environment: you simulate the environment, not the agent. Given the task, the recent history, the current state and the agent's action, you predict what the environment shows next, the reward of this step and whether the episode ends. Real transitions of similar steps, retrieved from recorded episodes, are shown as demonstrations: they show the environment's real text format, how actions change states and when rewards come. Follow them wherever they apply.
+export function defaultSystemPrompt(range: readonly [number, number]): string {
+  const rules = [
+    'Reason step by step first: what the action does in the current state, which demonstrations apply and how, and what the environment therefore shows.',
+    ...predictionRules(range),
+  ];
+  return `${ROLE}\n\nRules:\n${numbered(rules)}\n\nAnswer with one JSON object and nothing else:\n${ANSWER_FORMAT}`;
+}
 
-Rules:
-1. Reason step by step first: what the action does in the current state, which demonstrations apply and how, and what the environment therefore shows.
-2. The next state is the complete text the environment shows after the action, in the same format as the states of the demonstrations. Show it; do not describe it.
-3. List the actions admissible in the next state, written exactly as the environment writes them (see the demonstrations); an empty list only when the episode has ended.
-4. Stay consistent with the history: a page or place shown before shows the same things again (the same items, prices, objects).
-5. An action that is not admissible in the current state changes nothing and earns reward 0: the next state is then the current state, unchanged. (The environment refuses such actions before asking you, so the action you are given is admissible.)
-6. The reward is a number from ${min} to ${max}, given only where the environment gives one (see its description).
-7. "terminated" is true only when the episode ends by the environment's own rules, never because of a step limit.
-
-Answer with one JSON object and nothing else:
-${ANSWER_FORMAT}`;
+/**
+ * The instructions of the − reasoning ablation (the paper's Table 2): the same role and rules,
+ * but the model answers with the next state, reward and termination directly, no reasoning field.
+ */
+export function directSystemPrompt(range: readonly [number, number]): string {
+  return `${ROLE}\n\nRules:\n${numbered(predictionRules(range))}\n\nAnswer at once, without any reasoning or explanation, with one JSON object and nothing else:\n${DIRECT_ANSWER_FORMAT}`;
 }
 
 /** The system message: the instructions, then the description of the task's env family. */
 export function systemMessage(task: Task, options: ResolvedPromptOptions): string {
-  const instructions = options.systemPrompt ?? defaultSystemPrompt(options.rewardRange);
+  const instructions =
+    options.systemPrompt ??
+    (options.reasoning ? defaultSystemPrompt : directSystemPrompt)(options.rewardRange);
   const description = options.envDescription ?? envDescriptionFor(task.env);
   return `${instructions}\n\n## The environment\n${description}`;
 }
@@ -122,7 +152,9 @@ export function predictionMessages(
     historySection(history, options),
     stateSection(state, options.limits.state, action),
     `## Action\n${action}`,
-    'Predict what the environment shows after this action, the reward and whether the episode ends. Reason step by step first, then answer with the JSON object.',
+    options.reasoning
+      ? 'Predict what the environment shows after this action, the reward and whether the episode ends. Reason step by step first, then answer with the JSON object.'
+      : 'Predict what the environment shows after this action, the reward and whether the episode ends. Answer with the JSON object only.',
   ].join('\n\n');
   return [
     { role: 'system', content: systemMessage(task, options) },

@@ -1,0 +1,16 @@
+import { ConfigError } from '../../core/errors.ts';
+import { householdLens } from './household-lens.ts';
+import type { QualityLens } from './lens.ts';
+import { webshopLens } from './webshop-lens.ts';
+
+const LENSES: Record<string, QualityLens> = { webshop: webshopLens, household: householdLens };
+
+/** The quality lens of an env family; an unknown family lists the known ones. */
+export function lensFor(env: string): QualityLens {
+  const lens = LENSES[env];
+  if (!lens)
+    throw new ConfigError(
+      `quality proxies read ${Object.keys(LENSES).join(' and ')} pages; "${env}" has no lens yet (write a QualityLens for its text format).`,
+    );
+  return lens;
+}
