@@ -20,6 +20,14 @@ export function probabilityOption(value: string): number {
   return x;
 }
 
+/** Commander parser for a number above 0 (seconds, money). */
+export function positiveNumber(value: string): number {
+  const x = Number(value);
+  if (!(Number.isFinite(x) && x > 0))
+    throw new InvalidArgumentError(`expected a number above 0, got "${value}".`);
+  return x;
+}
+
 /** Commander parser for a task split. */
 export function splitOption(value: string): 'train' | 'test' {
   if (value !== 'train' && value !== 'test') {

@@ -23,6 +23,54 @@ export function demoTable(result: DemoResult): string {
   return [header, rule, ...lines].join('\n');
 }
 
+/**
+ * The cost of each trained row side by side: real and synthetic training transitions, measured
+ * wall time in all and per 1,000 training transitions (seeds' mean), and — where the real env is
+ * not ours to measure — its time and money at the given cost of a real step. Synthetic steps cost
+ * LLM calls instead when the experience model is an LLM (the demo's total is given below it).
+ */
+export function costTable(result: DemoResult): string {
+  const { realStepSeconds, realStepCost } = result.options;
+  const header = [
+    '| method | real steps | synthetic steps | wall time | wall time per 1,000 training transitions',
+    ...(realStepSeconds !== undefined ? [`real-env time at ${realStepSeconds} s a step`] : []),
+    ...(realStepCost !== undefined ? [`real-env cost at ${realStepCost} a step`] : []),
+  ];
+  const rows = result.rows
+    .filter((r) => r.realInteractions + r.syntheticInteractions > 0)
+    .map((r) => {
+      const perThousand =
+        r.seeds.reduce(
+          (sum, s) => sum + (1000 * s.seconds) / (s.realInteractions + s.syntheticInteractions),
+          0,
+        ) / r.seeds.length;
+      return [
+        `| ${r.method} | ${r.realInteractions.toLocaleString('en-US')} | ${r.syntheticInteractions.toLocaleString('en-US')} | ${(r.seconds / r.seeds.length).toFixed(0)} s | ${perThousand.toFixed(1)} s`,
+        ...(realStepSeconds !== undefined
+          ? [`${hours(r.realInteractions * realStepSeconds)}`]
+          : []),
+        ...(realStepCost !== undefined ? [(r.realInteractions * realStepCost).toFixed(2)] : []),
+      ].join(' | ');
+    });
+  const { calls, promptTokens, completionTokens, costUsd } = result.llm;
+  const llm =
+    calls === 0
+      ? 'LLM calls: none (the LLM-free experience model).'
+      : `LLM calls: ${calls.toLocaleString('en-US')}, ${promptTokens.toLocaleString('en-US')} prompt and ${completionTokens.toLocaleString('en-US')} completion tokens, $${costUsd.toFixed(2)} at the configured prices.`;
+  return [
+    `${header.join(' | ')} |`,
+    `|${'---|'.repeat(header.length)}`,
+    ...rows.map((r) => `${r} |`),
+    '',
+    `Wall time is per seed, training and its evaluations included, on this machine${result.rows.some((r) => r.method.includes('S2R')) ? "; an S2R row's is its real fine-tuning only (its synthetic steps are its DreamGym row's, counted again here)" : ''}. ${llm}`,
+  ].join('\n');
+}
+
+/** Seconds as hours (or minutes below one hour). */
+function hours(seconds: number): string {
+  return seconds >= 3600 ? `${(seconds / 3600).toFixed(1)} h` : `${(seconds / 60).toFixed(1)} min`;
+}
+
 /** Writes report.md and the plots (SVG and PNG) into `dir`; returns the report's path. */
 export async function writeDemoReport(result: DemoResult, dir: string): Promise<string> {
   const points = result.rows.map((r) => ({
@@ -62,6 +110,12 @@ export async function writeDemoReport(result: DemoResult, dir: string): Promise<
   const report = `# DreamGym demo: ${result.env}
 
 ${demoTable(result)}
+
+## Cost
+
+${costTable(result)}
+
+## Notes
 
 - Held-out: ${o.evalEpisodes} test tasks, one ${o.evalTemperature ? `episode sampled at temperature ${o.evalTemperature}` : 'greedy episode'} each, in the **real** env. Intervals: Wilson (success), ±1.96 standard errors (reward)${(o.seeds ?? 1) > 1 ? `; with ${o.seeds} seeds, the first interval is Student t across the seeds' rates (training noise), the per-seed ones are over test tasks (evaluation noise). The plot shows each seed as a small mark` : ''}.
 - Offline data (every row may use it; not counted above): ${result.offlineTransitions.toLocaleString('en-US')} real transitions from ${o.offlineEpisodes} episodes of the scripted expert with ε = ${o.epsilon} (success ${(100 * result.offlineSuccessRate).toFixed(1)}%).

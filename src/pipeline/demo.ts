@@ -4,6 +4,7 @@ import { initTf } from '../core/tf.ts';
 import type { Trajectory } from '../core/types.ts';
 import type { ExperienceModel } from '../experience/experience-model.ts';
 import { llmFreeModel } from '../experience/llm-free.ts';
+import { globalLlmStats, type LlmStatsSnapshot } from '../llm/stats.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { ReplayBuffer } from '../replay/replay-buffer.ts';
 import { TransitionEncoder } from '../replay/transition-encoder.ts';
@@ -39,6 +40,12 @@ export interface DemoOptions {
    * comparison). Default B / 10.
    */
   smallBudget?: number;
+  /**
+   * What one real env step costs where the real env is not ours to measure (a web app, a robot):
+   * seconds and money, for the report's cost table. Default: our own env's measured time, no money.
+   */
+  realStepSeconds?: number;
+  realStepCost?: number;
   /** Run every row on this many seeds (`seed`, `seed + 1`, …). Default 1. */
   seeds?: number;
   /** Training iterations in the synthetic env. */
@@ -108,6 +115,8 @@ export interface DemoResult {
   offlineTransitions: number;
   offlineSuccessRate: number;
   rows: DemoRow[];
+  /** LLM calls the demo made (the experience model's, a judge's), tokens and money (0 LLM-free). */
+  llm: Pick<LlmStatsSnapshot, 'calls' | 'promptTokens' | 'completionTokens' | 'costUsd'>;
   options: Omit<
     DemoOptions,
     'onProgress' | 'curriculum' | 'experienceModel' | 'experienceModelWithoutReasoning'
@@ -124,6 +133,7 @@ export interface DemoResult {
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   await initTf();
   await mkdir(options.outDir, { recursive: true });
+  const llmBefore = globalLlmStats.snapshot();
   const seeds = Array.from({ length: options.seeds ?? 1 }, (_, i) => options.seed + i);
   const perSeed: Array<{ rows: Array<SeedRow & { method: string }>; offline: Trajectory[] }> = [];
   for (const seed of seeds) {
@@ -164,6 +174,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     offlineTransitions: offline.reduce((s, t) => s + t.steps.length, 0),
     offlineSuccessRate: offline.filter((t) => t.steps.at(-1)?.reward === 1).length / offline.length,
     rows,
+    llm: llmSince(llmBefore),
     options: recorded,
   };
   await writeFile(join(options.outDir, 'results.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -368,4 +379,15 @@ async function runSeed(
   }
   await buffer.close();
   return { rows, offline };
+}
+
+/** The LLM calls, tokens and money spent since `before` (all clients, by the global counters). */
+function llmSince(before: LlmStatsSnapshot): DemoResult['llm'] {
+  const now = globalLlmStats.snapshot();
+  return {
+    calls: now.calls - before.calls,
+    promptTokens: now.promptTokens - before.promptTokens,
+    completionTokens: now.completionTokens - before.completionTokens,
+    costUsd: now.costUsd - before.costUsd,
+  };
 }

@@ -4,9 +4,9 @@ import { Curriculum } from '../../curriculum/curriculum.ts';
 import { offlineMutators } from '../../curriculum/generators/offline-mutators.ts';
 import { TaskPool } from '../../curriculum/task-pool.ts';
 import { runDemo } from '../../pipeline/demo.ts';
-import { demoTable, writeDemoReport } from '../../pipeline/demo-report.ts';
+import { costTable, demoTable, writeDemoReport } from '../../pipeline/demo-report.ts';
 import { runWebDemo, webDemoReport } from '../../pipeline/web-demo.ts';
-import { intOption } from '../options.ts';
+import { intOption, positiveNumber } from '../options.ts';
 
 const WEBSHOP_TRAINER = { tasksPerIteration: 16, groupSize: 8, evalEvery: 5 };
 /**
@@ -66,6 +66,12 @@ export function demoCommand(program: Command): void {
       intOption(1),
     )
     .option('--seeds <n>', 'run every row on N seeds; report a CI across seeds', intOption(1), 1)
+    .option(
+      '--real-step-seconds <s>',
+      "cost table: seconds one real env step takes where the real env is not ours (a web app's, a robot's)",
+      positiveNumber,
+    )
+    .option('--real-step-cost <c>', 'cost table: money one real env step costs', positiveNumber)
     .option(
       '--full',
       "the paper's budgets: B = 80,000, S2R 5,000, 3 seeds, webshop and household (hours)",
@@ -127,6 +133,8 @@ export function demoCommand(program: Command): void {
           evalEpisodes: o.evalEpisodes,
           outDir,
           ablations: o.ablations,
+          ...(o.realStepSeconds !== undefined && { realStepSeconds: o.realStepSeconds }),
+          ...(o.realStepCost !== undefined && { realStepCost: o.realStepCost }),
           curriculum: (setup, seed) =>
             new Curriculum(
               { pool: TaskPool.open(), seedTasks: setup.trainTasks, generator: offlineMutators },
@@ -138,7 +146,7 @@ export function demoCommand(program: Command): void {
             ),
         });
         const report = await writeDemoReport(result, outDir);
-        console.log(`\n${env}\n${demoTable(result)}\n`);
+        console.log(`\n${env}\n${demoTable(result)}\n\n${costTable(result)}\n`);
         console.log(`report: ${report}\nresults: ${join(outDir, 'results.json')}`);
       }
       console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { Estimate } from '../report/stats.ts';
+import type { DemoResult, SeedRow } from './demo.ts';
+import { costTable } from './demo-report.ts';
+
+const estimate: Estimate = { mean: 0.5, low: 0.4, high: 0.6, n: 100 };
+
+function row(method: string, real: number, synthetic: number, seconds: number[]) {
+  const seeds: SeedRow[] = seconds.map((s, seed) => ({
+    seed,
+    success: estimate,
+    reward: estimate,
+    realInteractions: real,
+    syntheticInteractions: synthetic,
+    seconds: s,
+    curve: [],
+  }));
+  return {
+    method,
+    success: estimate,
+    reward: estimate,
+    realInteractions: real,
+    syntheticInteractions: synthetic,
+    seconds: seconds.reduce((a, b) => a + b, 0),
+    curve: [],
+    seeds,
+  };
+}
+
+function result(options: Partial<DemoResult['options']>, llmCalls = 0): DemoResult {
+  return {
+    env: 'webshop',
+    offlineTransitions: 100,
+    offlineSuccessRate: 0.5,
+    rows: [
+      row('untrained policy', 0, 0, [1, 1]),
+      row('GRPO (real, B = 20000)', 20_000, 0, [40, 60]),
+      row('DreamGym GRPO (synthetic only)', 0, 25_000, [100, 100]),
+    ],
+    llm: { calls: llmCalls, promptTokens: 3 * llmCalls, completionTokens: llmCalls, costUsd: 0.5 },
+    options: {
+      env: 'webshop',
+      seed: 0,
+      offlineEpisodes: 10,
+      epsilon: 0.3,
+      realBudget: 20_000,
+      syntheticIterations: 1,
+      trainer: {},
+      evalEpisodes: 10,
+      outDir: '/tmp/x',
+      ...options,
+    },
+  };
+}
+
+describe('the demo cost table', () => {
+  it('puts real and synthetic training side by side, per seed and per 1,000 transitions', () => {
+    const table = costTable(result({}));
+    expect(table).not.toContain('untrained'); // nothing trained, nothing to cost
+    // 50 s a seed over 20,000 real steps: 2.5 s per 1,000; 100 s over 25,000 synthetic: 4.0 s.
+    expect(table).toContain('| GRPO (real, B = 20000) | 20,000 | 0 | 50 s | 2.5 s |');
+    expect(table).toContain('| DreamGym GRPO (synthetic only) | 0 | 25,000 | 100 s | 4.0 s |');
+    expect(table).toContain('LLM calls: none');
+  });
+
+  it('prices the real steps where the real env is not ours to measure, and the LLM calls', () => {
+    const table = costTable(result({ realStepSeconds: 3, realStepCost: 0.01 }, 40));
+    expect(table).toContain('real-env time at 3 s a step | real-env cost at 0.01 a step |');
+    // 20,000 real steps at 3 s = 16.7 h and 200.00; the synthetic-only row needs none.
+    expect(table).toContain('| 2.5 s | 16.7 h | 200.00 |');
+    expect(table).toContain('| 4.0 s | 0.0 min | 0.00 |');
+    expect(table).toContain('LLM calls: 40, 120 prompt and 40 completion tokens, $0.50');
+  });
+});
