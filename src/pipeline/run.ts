@@ -209,7 +209,7 @@ ${s.afterS2r ? row(`after S2R (${s.realInteractions.s2r} real steps)`, s.afterS2
 
 - Real interactions: ${s.realInteractions.offline} offline, ${s.realInteractions.s2r} in S2R training, ${s.realInteractions.evaluation} in evaluation.
 - Synthetic interactions: ${s.syntheticInteractions}. Experience model: ${config.experienceModel.kind}.
-- LLM: ${s.llm.calls} calls, ${s.llm.promptTokens} prompt and ${s.llm.completionTokens} completion tokens.
+- LLM: ${s.llm.calls} calls, ${s.llm.promptTokens} prompt and ${s.llm.completionTokens} completion tokens, $${s.llm.costUsd.toFixed(2)} at the configured token prices.
 - Wall time: ${Object.entries(s.seconds)
     .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
     .join(', ')}.
