@@ -34,6 +34,11 @@ export interface Observation {
   actions?: string[];
 }
 
+/** A copy of an observation that shares no array with it (envs hand out copies of their state). */
+export function copyObservation(o: Observation): Observation {
+  return o.actions ? { ...o, actions: [...o.actions] } : { ...o };
+}
+
 /** True for an admissible-action template such as `search[<query>]`. */
 export function isActionTemplate(action: string): boolean {
   return /<[^<>]+>/.test(action);

@@ -1,6 +1,12 @@
 import { EnvClosedError, EnvNotResetError, EpisodeEndedError, TaskError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
-import { isActionTemplate, type Observation, type Step, type Task } from '../core/types.ts';
+import {
+  copyObservation,
+  isActionTemplate,
+  type Observation,
+  type Step,
+  type Task,
+} from '../core/types.ts';
 import type { Env, ResetOptions, ResetResult, StepResult, TaskSource } from '../envs/env.ts';
 import type { RetrieveFilter } from '../replay/filter-index.ts';
 import type { ReplayBuffer } from '../replay/replay-buffer.ts';
@@ -81,7 +87,7 @@ export class SyntheticEnv implements Env {
     this.state = observation;
     this.history = [];
     this.ended = undefined;
-    return { observation: copy(observation), info: { task: chosen, synthetic: true } };
+    return { observation: copyObservation(observation), info: { task: chosen, synthetic: true } };
   }
 
   async step(action: string): Promise<StepResult> {
@@ -93,7 +99,7 @@ export class SyntheticEnv implements Env {
     const refusal = inadmissible(action, state);
     if (refusal) {
       return this.record(action, {
-        observation: copy(state),
+        observation: copyObservation(state),
         reward: 0,
         terminated: false,
         truncated: false,
@@ -125,7 +131,7 @@ export class SyntheticEnv implements Env {
       );
     } catch (error) {
       return this.record(action, {
-        observation: copy(state),
+        observation: copyObservation(state),
         reward: 0,
         terminated: false,
         truncated: true,
@@ -190,7 +196,7 @@ export class SyntheticEnv implements Env {
     if (result.terminated || result.truncated) {
       this.ended = result.terminated ? 'terminated' : 'truncated';
     }
-    return { ...result, observation: copy(result.observation) };
+    return { ...result, observation: copyObservation(result.observation) };
   }
 }
 
@@ -219,8 +225,4 @@ export function inadmissible(action: string, state: Observation): string | undef
     } else if (a.toLowerCase() === wanted) return undefined;
   }
   return `"${action}" is not an admissible action here.`;
-}
-
-function copy(o: Observation): Observation {
-  return o.actions ? { ...o, actions: [...o.actions] } : { ...o };
 }

@@ -239,8 +239,9 @@ function servedLlmClient(llm: ServedLlm): Promise<LlmClient> {
       'the LLM experience model needs --llm-url and --llm-model (an OpenAI-compatible server), or --gguf FILE.',
     );
   }
+  const { historyWindow: _promptSetting, ...connection } = llm;
   return makeLlmClient({
-    ...llm,
+    ...connection,
     timeoutMs: llm.timeoutMs ?? 120_000,
     maxConcurrency: llm.maxConcurrency ?? 16,
   });

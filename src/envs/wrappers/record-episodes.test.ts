@@ -1,48 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { EpisodeEndedError } from '../../core/errors.ts';
 import type { Trajectory } from '../../core/types.ts';
-import type { Env, ResetResult, StepResult } from '../env.ts';
+import type { Env } from '../env.ts';
 import { RecordEpisodes } from './record-episodes.ts';
+import { Corridor } from './testing/corridor.ts';
 import { TimeLimit } from './time-limit.ts';
-
-/**
- * A corridor: `forward` moves one cell, reaching cell `length` terminates with reward 1; `fail`
- * ends the episode truncated, as a synthetic env does when its model fails.
- */
-class Corridor implements Env {
-  readonly name = 'corridor';
-  private position = 0;
-  constructor(private readonly length: number) {}
-  async reset(): Promise<ResetResult> {
-    this.position = 0;
-    const task = { id: 'c', env: this.name, instruction: 'walk', origin: 'seed' as const };
-    return { observation: this.observation(), info: { task } };
-  }
-  async step(action: string): Promise<StepResult> {
-    if (action === 'fail') {
-      return {
-        observation: this.observation(),
-        reward: 0,
-        terminated: false,
-        truncated: true,
-        info: { truncatedBy: 'model-error', reasoning: 'the model broke' },
-      };
-    }
-    if (action === 'forward') this.position += 1;
-    const done = this.position >= this.length;
-    return {
-      observation: this.observation(),
-      reward: done ? 1 : 0,
-      terminated: done,
-      truncated: false,
-      info: action === 'forward' ? { reasoning: `moved to ${this.position}` } : {},
-    };
-  }
-  async close(): Promise<void> {}
-  private observation() {
-    return { text: `cell ${this.position}`, instruction: 'walk', actions: ['forward', 'wait'] };
-  }
-}
 
 function recorded(env: (inner: Env) => Env, length = 3) {
   const episodes: Trajectory[] = [];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Observation, Provenance, Step, Trajectory } from '../../core/types.ts';
+import { copyObservation, type Provenance, type Step, type Trajectory } from '../../core/types.ts';
 import type { Env, ResetOptions, ResetResult, StepResult } from '../env.ts';
 
 /** Where a {@link RecordEpisodes} wrapper sends finished episodes, and how it labels them. */
@@ -41,7 +41,7 @@ export class RecordEpisodes implements Env {
       id: randomUUID(),
       env: this.env.name,
       task: result.info.task,
-      initial: copy(result.observation),
+      initial: copyObservation(result.observation),
       steps: [],
       provenance: this.options.provenance,
       policyId: this.options.policyId ?? 'unknown',
@@ -58,7 +58,7 @@ export class RecordEpisodes implements Env {
     if (!episode || episode.ended) return result; // the inner env has already refused or will
     const step: Step = {
       action,
-      observation: copy(result.observation),
+      observation: copyObservation(result.observation),
       reward: result.reward,
       terminated: result.terminated,
       truncated: result.truncated,
@@ -78,8 +78,4 @@ export class RecordEpisodes implements Env {
   close(): Promise<void> {
     return this.env.close();
   }
-}
-
-function copy(o: Observation): Observation {
-  return o.actions ? { ...o, actions: [...o.actions] } : { ...o };
 }

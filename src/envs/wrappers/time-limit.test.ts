@@ -1,34 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EpisodeEndedError } from '../../core/errors.ts';
-import type { Env, ResetResult, StepResult } from '../env.ts';
+import { Corridor } from './testing/corridor.ts';
 import { TimeLimit } from './time-limit.ts';
-
-/** A corridor: `forward` moves one cell; reaching cell `length` terminates with reward 1. */
-class Corridor implements Env {
-  readonly name = 'corridor';
-  private position = 0;
-  constructor(private readonly length: number) {}
-  async reset(): Promise<ResetResult> {
-    this.position = 0;
-    const task = { id: 'c', env: this.name, instruction: 'walk', origin: 'seed' as const };
-    return { observation: this.observation(), info: { task } };
-  }
-  async step(action: string): Promise<StepResult> {
-    if (action === 'forward') this.position += 1;
-    const done = this.position >= this.length;
-    return {
-      observation: this.observation(),
-      reward: done ? 1 : 0,
-      terminated: done,
-      truncated: false,
-      info: action === 'forward' ? {} : { invalidAction: 'only forward' },
-    };
-  }
-  async close(): Promise<void> {}
-  private observation() {
-    return { text: `cell ${this.position}`, instruction: 'walk', actions: ['forward'] };
-  }
-}
 
 describe('TimeLimit', () => {
   it('truncates on the step that reaches the limit and says why', async () => {

@@ -5,7 +5,12 @@ import {
   EpisodeEndedError,
   TaskError,
 } from '../../../core/errors.ts';
-import type { Observation, StepInfo, Task } from '../../../core/types.ts';
+import {
+  copyObservation,
+  type Observation,
+  type StepInfo,
+  type Task,
+} from '../../../core/types.ts';
 import type {
   Env,
   ResetOptions,
@@ -164,7 +169,7 @@ export class BrowserEnv implements Env {
       this.running = running;
       running.observation = await this.observe(running);
       return {
-        observation: copy(running.observation),
+        observation: copyObservation(running.observation),
         info: { task, ...(warnings.length > 0 && { warnings }) },
       };
     } catch (error) {
@@ -203,7 +208,7 @@ export class BrowserEnv implements Env {
   private async finish(running: Running, info: StepInfo, atLimit: boolean): Promise<StepResult> {
     if (atLimit) return this.end(running, 'truncated', undefined, info);
     return {
-      observation: copy(running.observation),
+      observation: copyObservation(running.observation),
       reward: 0,
       terminated: false,
       truncated: false,
@@ -232,7 +237,7 @@ export class BrowserEnv implements Env {
       info.evaluationError = `the evaluator failed: ${(error as Error).message.split('\n')[0]}`;
     }
     return {
-      observation: copy(running.observation),
+      observation: copyObservation(running.observation),
       reward: info.evaluation.reward,
       terminated: how === 'terminated',
       truncated: how === 'truncated',
@@ -293,11 +298,3 @@ export class BrowserEnv implements Env {
 
 /** The evaluation reported when the evaluator threw. */
 const NOT_EVALUATED: Evaluation = { reward: 0, checks: [], undecided: false };
-
-function copy(observation: Observation): Observation {
-  return {
-    text: observation.text,
-    instruction: observation.instruction,
-    ...(observation.actions && { actions: [...observation.actions] }),
-  };
-}
