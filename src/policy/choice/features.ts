@@ -1,7 +1,13 @@
 import { actionContext, budgetOf, contentWords, priceIn, words } from '../../core/text.ts';
 import { isActionTemplate, type Observation } from '../../core/types.ts';
-import { isWebObservation, webCandidates, webPageKind } from '../web/web-candidates.ts';
+import {
+  isWebObservation,
+  type WebCandidate,
+  webCandidates,
+  webPageKind,
+} from '../web/web-candidates.ts';
 import { webTokens } from '../web/web-features.ts';
+import { WEB_RELATIONS, type WebFacts, webFacts, webRelations } from '../web/web-relations.ts';
 import { type EpisodeMemory, episodeMemory, kindOf, parseCommand } from './episode-memory.ts';
 import { type ItemEvidence, itemEvidence, openedItem } from './item-evidence.ts';
 import { isPhraseOf, type PageOptions, pageOptions } from './page-options.ts';
@@ -20,6 +26,14 @@ export const DEFAULT_FEATURE_SIZES: FeatureSizes = { actionBuckets: 128, stateBu
 export const ACTION_SCALARS = 39;
 /** Hand-made scalar features of a state; see {@link stateFeatures}. */
 export const STATE_SCALARS = 9;
+
+/**
+ * Where a web candidate's relation scalars ({@link webRelations}) go: web pages have no shop
+ * options, items or household memory, so the relations take those slots (15–37); a policy is
+ * trained on one env and learns that env's meaning of each slot.
+ */
+const WEB_SLOTS = 15;
+if (WEB_SLOTS + WEB_RELATIONS > 38) throw new Error('web relations overlap the generic scalars');
 
 export const actionFeatureSize = (s: FeatureSizes) => s.actionBuckets + ACTION_SCALARS;
 export const stateFeatureSize = (s: FeatureSizes) => s.stateBuckets + STATE_SCALARS;
@@ -59,8 +73,8 @@ export interface DecisionView {
   /** The task wants two objects. */
   two: boolean;
   bestCoverage: number;
-  /** Web pages: what each candidate refers to, in words (see `webCandidates`). */
-  contexts?: Map<string, string>;
+  /** Web pages: what each candidate refers to (see `webCandidates`) and the episode's facts. */
+  web?: { candidates: Map<string, WebCandidate>; facts: WebFacts };
 }
 
 const TREATMENT_CUES: Record<string, string> = {
@@ -101,7 +115,10 @@ export function decisionView(decision: Decision, candidates: readonly string[]):
     two: instructionWords.includes('two'),
     bestCoverage: 0,
     ...(web && {
-      contexts: new Map(webCandidates(decision.observation).map((c) => [c.action, c.context])),
+      web: {
+        candidates: new Map(webCandidates(decision.observation).map((c) => [c.action, c])),
+        facts: webFacts(decision.observation, decision.history, decision.observations ?? []),
+      },
     }),
   };
   if (view.item.current) {
@@ -110,7 +127,7 @@ export function decisionView(decision: Decision, candidates: readonly string[]):
   }
   for (const candidate of candidates) {
     if (isActionTemplate(candidate)) continue;
-    const context = view.contexts?.get(candidate) ?? actionContext(candidate, text);
+    const context = view.web?.candidates.get(candidate)?.context ?? actionContext(candidate, text);
     if (context) view.bestCoverage = Math.max(view.bestCoverage, coverage(view, context));
   }
   return view;
@@ -224,8 +241,8 @@ export function actionFeatures(
   const verb = /^\s*([a-z_]+)/i.exec(action)?.[1]?.toLowerCase() ?? '';
   const labelText = action.replace(/^\s*[a-z_]+\s*\[?/i, '').replace(/\]\s*$/, '');
   const label = words(labelText);
-  const context =
-    view.contexts?.get(action) ?? (isActionTemplate(action) ? '' : actionContext(action, text));
+  const web = view.web?.candidates.get(action);
+  const context = web?.context ?? (isActionTemplate(action) ? '' : actionContext(action, text));
   addHashed(
     out,
     0,
@@ -251,7 +268,7 @@ export function actionFeatures(
     );
   }
 
-  if (view.contexts) {
+  if (view.web) {
     addHashed(out, 0, sizes.actionBuckets, webCrosses(view, verb, labelText, context), 0.5);
     const progress = webTokens(
       decision.observation,
@@ -362,6 +379,7 @@ export function actionFeatures(
     out[s + 24] = view.wanted.has(kindOf(command.target)) ? 1 : 0;
     out[s + 26] = memory.held !== undefined && isRelevant(view, memory.held) ? 1 : -1;
   }
+  if (view.web && web) out.set(webRelations(view.web.facts, web), s + WEB_SLOTS);
   return out;
 }
 

@@ -1,6 +1,7 @@
 import { words } from '../../core/text.ts';
 import { isActionTemplate, type Observation } from '../../core/types.ts';
 import { parseTree, prop, type TreeNode } from '../../envs/formats/web-tree.ts';
+import { PageStructure } from './page-structure.ts';
 
 /**
  * Candidate actions for a policy that chooses among concrete actions on a web page (WebArena's
@@ -21,8 +22,23 @@ export interface WebCandidate {
   action: string;
   /** What the action refers to on the page, in words (a policy hashes these). */
   context: string;
+  /** `click`, `type`, `stop`, or `move` (scroll, go back). */
+  verb: 'click' | 'type' | 'stop' | 'move';
+  /** What it names: a click's element name, a typed value, an answer's text ('' for `stop []`). */
+  name: string;
+  /** A link's URL ('' for anything else). */
+  url: string;
+  /** The words of the item the element or answer is in (a post, a row, a comment; see PageStructure). */
+  block: string;
+  /** Words right around an answer: its row and column headers, the text just before and after. */
+  near: string;
+  /** `type`: the field's label and its current value. */
+  field?: { label: string; value: string };
+  /** `click` on a button of a form with fields (a form's submit, not the search box's). */
+  submits?: boolean;
 }
 
+/** How many values to propose per text field and how many answers for `stop`. */
 export interface WebCandidateOptions {
   /** Values proposed per text field. Default 6. */
   typeValues?: number;
@@ -61,17 +77,36 @@ export function webCandidates(
   observation: Observation,
   options: WebCandidateOptions = {},
 ): WebCandidate[] {
-  const tree = parseTree(observation.text);
-  const nodes = tree?.nodes ?? [];
+  const nodes = parseTree(observation.text)?.nodes ?? [];
+  const page = new PageStructure(nodes);
   const byId = new Map(nodes.map((node, index) => [node.id, index]));
   const out: WebCandidate[] = [];
+  const none = { name: '', url: '', block: '', near: '' };
   for (const action of observation.actions ?? []) {
     if (!isActionTemplate(action)) {
       const click = /^click \[([^\]]+)\]$/.exec(action);
       if (click) {
         const index = byId.get(click[1] as string);
-        out.push({ action, context: index === undefined ? '' : describe(nodes, index) });
-      } else if (KEEP.has(action)) out.push({ action, context: action });
+        if (index === undefined) {
+          out.push({ action, context: '', verb: 'click', ...none });
+          continue;
+        }
+        const node = nodes[index] as TreeNode;
+        const form = page.form(index);
+        out.push({
+          action,
+          context: describe(page, index),
+          verb: 'click',
+          name: node.name ?? '',
+          url: prop(node, 'url') ?? '',
+          block: page.blockText(index),
+          near: '',
+          submits:
+            node.role === 'button' &&
+            form >= 0 &&
+            page.fields(form).some((f) => (nodes[f] as TreeNode).role !== 'searchbox'),
+        });
+      } else if (KEEP.has(action)) out.push({ action, context: action, verb: 'move', ...none });
       continue;
     }
     const type = TYPE_TEMPLATE.exec(action);
@@ -83,44 +118,61 @@ export function webCandidates(
         field?.role === 'combobox'
           ? optionLabels(nodes, index as number)
           : typeValues(observation.instruction);
+      const enter = index === undefined || submitsOnEnter(page, index) ? 1 : 0;
       for (const value of values.slice(0, options.typeValues ?? 6)) {
         out.push({
-          action: `type [${id}] [${value}] [1]`,
-          context: `${field ? describe(nodes, index as number) : ''} ${value}`,
+          action: `type [${id}] [${value}] [${enter}]`,
+          context: `${field ? describe(page, index as number) : ''} ${value}`,
+          verb: 'type',
+          name: value,
+          url: '',
+          block: index === undefined ? '' : page.blockText(index),
+          near: '',
+          field: {
+            label: field?.name ?? '',
+            value: field ? (prop(field, 'value') ?? '') : '',
+          },
         });
       }
       continue;
     }
     if (action.startsWith('stop [')) {
-      out.push({ action: 'stop []', context: 'stop no answer' });
-      for (const answer of pageAnswers(nodes, observation.instruction).slice(
+      out.push({ action: 'stop []', context: 'stop no answer', verb: 'stop', ...none });
+      for (const answer of pageAnswers(page, observation.instruction).slice(
         0,
         options.answers ?? 60,
       )) {
-        out.push({ action: `stop [${answer.text}]`, context: `stop ${answer.context}` });
+        out.push({
+          action: `stop [${answer.text}]`,
+          context: `stop ${answer.context}`,
+          verb: 'stop',
+          name: answer.text,
+          url: '',
+          block: answer.block,
+          near: answer.near,
+        });
       }
     }
   }
   return dedupe(out);
 }
 
-/** An element in words: its role and name, and a table cell's row header. */
-function describe(nodes: readonly TreeNode[], index: number): string {
-  const node = nodes[index] as TreeNode;
-  const header = rowHeader(nodes, index);
-  return [node.role, node.name ?? '', header ?? ''].join(' ').trim();
+/**
+ * Whether typing into the field should press Enter (`[1]`): a search box, or the only field of
+ * its form (a grid's filter, a one-field search); in a form with several fields the text goes in
+ * with `[0]` and the form's button submits it, as a person fills a form.
+ */
+function submitsOnEnter(page: PageStructure, index: number): boolean {
+  if ((page.nodes[index] as TreeNode).role === 'searchbox') return true;
+  const form = page.form(index);
+  return form < 0 || page.fields(form).length <= 1;
 }
 
-/** The row header of a cell: the `rowheader` sibling before it in the same row. */
-function rowHeader(nodes: readonly TreeNode[], index: number): string | undefined {
-  const node = nodes[index] as TreeNode;
-  if (node.role !== 'cell' && node.role !== 'gridcell') return undefined;
-  for (let i = index - 1; i >= 0; i--) {
-    const other = nodes[i] as TreeNode;
-    if (other.depth < node.depth) return undefined;
-    if (other.depth === node.depth && other.role === 'rowheader') return other.name;
-  }
-  return undefined;
+/** An element in words: its role and name, and a table cell's headers. */
+function describe(page: PageStructure, index: number): string {
+  const node = page.nodes[index] as TreeNode;
+  const { row, column } = page.headers(index);
+  return [node.role, node.name ?? '', row, column].join(' ').trim();
 }
 
 /** A select's option labels, in order. */
@@ -183,6 +235,8 @@ const STOP = new Set([
 interface Answer {
   text: string;
   context: string;
+  block: string;
+  near: string;
 }
 
 /** A fragment of text worth answering with: a number, date, amount or short phrase. */
@@ -195,31 +249,48 @@ const PARTS =
  * inside longer ones. Texts the instruction already contains come last (an answer is rarely the
  * question's own words).
  */
-export function pageAnswers(nodes: readonly TreeNode[], instruction: string): Answer[] {
+export function pageAnswers(page: PageStructure, instruction: string): Answer[] {
+  const { nodes } = page;
   const asked = new Set(words(instruction));
   const out: Answer[] = [];
   for (const [index, node] of nodes.entries()) {
+    const block = page.blockText(index);
     const value = prop(node, 'value');
     if (value && value.length <= 80) {
-      out.push({ text: value, context: `${node.role} ${node.name ?? ''} ${value}` });
+      out.push({
+        text: value,
+        context: `${node.role} ${node.name ?? ''} ${value}`,
+        block,
+        near: node.name ?? '',
+      });
     }
     if (!node.name || node.role === 'RootWebArea' || node.role === 'button') continue;
     if (prop(node, 'url') !== undefined && node.role !== 'link') continue;
     const before = (nodes[index - 1]?.name ?? '').slice(-40);
     const after = (nodes[index + 1]?.name ?? '').slice(0, 40);
-    const header = rowHeader(nodes, index);
-    const around = `${header ?? ''} ${before} ${after}`;
+    const { row, column } = page.headers(index);
+    const headers = `${row} ${column}`.trim();
+    const around = `${headers} ${before} ${after}`;
     const fragments = node.name.split(/\s*[·|,]\s*(?:by\s+)?|\s+by\s+/);
     for (const fragment of new Set([node.name, ...fragments])) {
       const text = fragment.replace(/^f\//, '').trim();
       if (text.length === 0 || text.length > 80) continue;
-      out.push({ text, context: `${node.role} ${around} ${fragment}` });
+      const rest = fragment === node.name ? '' : node.name.replace(fragment, ' ');
+      out.push({
+        text,
+        context: `${node.role} ${around} ${fragment}`,
+        block,
+        near: `${headers} ${before.slice(-20)} ${rest.slice(0, 40)} ${after.slice(0, 20)}`,
+      });
       for (const m of text.matchAll(PARTS)) {
         if (m[0] !== text) {
           const at = m.index as number;
+          const beside = besideIn(text, at, at + m[0].length);
           out.push({
             text: m[0] as string,
-            context: `${node.role} ${header ?? ''} ${text.slice(Math.max(0, at - 30), at)} ${text.slice(at + m[0].length, at + m[0].length + 30)}`,
+            context: `${node.role} ${headers} ${beside}`,
+            block,
+            near: `${headers} ${beside}`,
           });
         }
       }
@@ -239,6 +310,13 @@ export function pageAnswers(nodes: readonly TreeNode[], instruction: string): An
     .map((answer, order) => ({ answer, order, score: named(answer) + rank(answer) }))
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .map((x) => x.answer);
+}
+
+/** The two words on either side of `text[start, end)`, within its `·`, `|` or comma-separated part. */
+function besideIn(text: string, start: number, end: number): string {
+  const before = text.slice(0, start).split(/[·|,]/).at(-1) ?? '';
+  const after = text.slice(end).split(/[·|,]/)[0] ?? '';
+  return `${words(before).slice(-2).join(' ')} ${words(after).slice(0, 2).join(' ')}`;
 }
 
 function dedupe(candidates: readonly WebCandidate[]): WebCandidate[] {
