@@ -29,10 +29,10 @@ export const STATE_SCALARS = 9;
 
 /**
  * Where a web candidate's relation scalars ({@link webRelations}) go: web pages have no shop
- * options, items or household memory, so the relations take those slots (15–37); a policy is
+ * options, items or household memory, so the relations take those slots (14–37); a policy is
  * trained on one env and learns that env's meaning of each slot.
  */
-const WEB_SLOTS = 15;
+const WEB_SLOTS = 14;
 if (WEB_SLOTS + WEB_RELATIONS > 38) throw new Error('web relations overlap the generic scalars');
 
 export const actionFeatureSize = (s: FeatureSizes) => s.actionBuckets + ACTION_SCALARS;

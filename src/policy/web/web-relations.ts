@@ -11,7 +11,7 @@ import type { WebCandidate } from './web-candidates.ts';
  * submit it" — where hashed words of one instance do not. Only the instruction, the page and the
  * episode's own pages and actions are read: no task spec, no site.
  */
-export const WEB_RELATIONS = 23;
+export const WEB_RELATIONS = 24;
 
 /** What a web decision's candidates are compared with: the instruction and the episode so far. */
 export interface WebFacts {
@@ -32,6 +32,8 @@ export interface WebFacts {
   status: boolean;
   /** Values the page's fields hold, lower-cased. */
   fieldValues: Set<string>;
+  /** Share of the current URL's path words that the instruction has (`/f/cooking` for "the cooking forum"). */
+  urlCover: number;
   /** The question asks for a number, a date, or neither. */
   asks: 'number' | 'date' | 'other';
 }
@@ -74,14 +76,16 @@ export function webFacts(
     if (at) visited.add(at);
   }
   const opening = words(instruction).slice(0, 6).join(' ');
+  const asked = new Set(contentWords(instruction).map(stem));
   return {
-    asked: new Set(contentWords(instruction).map(stem)),
+    asked,
     entities: [...entities],
     quotes,
     typed,
     visited,
     url,
     named: [...entities].some((e) => titles.includes(e)),
+    urlCover: share(urlWords(url), asked),
     status: nodes.some((n, i) => n.role === 'status' && (nodes[i + 1]?.name ?? '').length > 0),
     fieldValues: new Set(
       nodes.flatMap((n) => {
@@ -107,7 +111,7 @@ export function webFacts(
  * page's fields hold every quoted value; 14 a form's submit button; 15 the page is the one named;
  * 16 a status message shows; 17 the link leads to a page visited before; 18 to this page; 19 an
  * answer's shape fits the question (a number for "how many"); 20 every entity typed; 21 `stop []`;
- * 22 a number answer.
+ * 22 a number answer; 23 the current URL's path words in the instruction (the page it names).
  */
 export function webRelations(facts: WebFacts, c: WebCandidate): Float32Array {
   const out = new Float32Array(WEB_RELATIONS);
@@ -163,6 +167,7 @@ export function webRelations(facts: WebFacts, c: WebCandidate): Float32Array {
   }
   out[20] = facts.entities.length > 0 && facts.entities.every((e) => facts.typed.has(e)) ? 1 : 0;
   out[21] = c.verb === 'stop' && !name ? 1 : 0;
+  out[23] = facts.urlCover;
   return out;
 }
 
