@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { checkTrajectoryFile, exportJsonl, importJsonl } from '../../replay/jsonl.ts';
-import { ReplayBuffer, type ReplayBufferOptions } from '../../replay/replay-buffer.ts';
+import { type OpenBufferOptions, ReplayBuffer } from '../../replay/open-buffer.ts';
 import { intOption } from '../options.ts';
 
 const PROVENANCES = ['real-offline', 'real-online', 'synthetic'] as const;
@@ -19,9 +19,9 @@ function provenanceOption(value: string) {
 async function withBuffer<T>(
   path: string,
   body: (buffer: ReplayBuffer) => Promise<T>,
-  options: Pick<ReplayBufferOptions, 'create' | 'onLockWait'> = { create: false },
+  options: Pick<OpenBufferOptions, 'create' | 'onLockWait'> = { create: false },
 ): Promise<T> {
-  const buffer = ReplayBuffer.open({ path, ...options });
+  const buffer = await ReplayBuffer.open({ path, ...options });
   try {
     return await body(buffer);
   } finally {
