@@ -38,7 +38,10 @@ export function bufferCommand(program: Command): void {
     .command('import')
     .description('add the trajectories of a JSONL file (all or nothing)')
     .argument('<file>', 'trajectory JSONL file')
-    .requiredOption('--db <path>', 'buffer database file, a SQLite file (created if missing)')
+    .requiredOption(
+      '--db <path>',
+      'the buffer: a SQLite file (created if missing) or a postgres:// URL',
+    )
     .action(async (file: string, o) => {
       const started = performance.now();
       await checkTrajectoryFile(file); // before the buffer is created for it
@@ -55,7 +58,7 @@ export function bufferCommand(program: Command): void {
   buffer
     .command('export')
     .description('write the stored trajectories as JSONL')
-    .requiredOption('--db <path>', 'buffer database file')
+    .requiredOption('--db <path>', 'the buffer: a SQLite file or a postgres:// URL')
     .requiredOption('--out <file>', 'output JSONL file')
     .option('--env <name>', 'only this env')
     .option('--provenance <p>', `only this provenance: ${PROVENANCES.join(', ')}`, provenanceOption)
@@ -69,7 +72,7 @@ export function bufferCommand(program: Command): void {
   buffer
     .command('stats')
     .description('counts by env and provenance, success rates, size')
-    .requiredOption('--db <path>', 'buffer database file')
+    .requiredOption('--db <path>', 'the buffer: a SQLite file or a postgres:// URL')
     .option('--json', 'print JSON')
     .action(async (o) => {
       const stats = await withBuffer(o.db, async (b) => b.stats());
@@ -100,7 +103,7 @@ export function bufferCommand(program: Command): void {
   buffer
     .command('search')
     .description('the stored transitions most similar to a state and action')
-    .requiredOption('--db <path>', 'buffer database file')
+    .requiredOption('--db <path>', 'the buffer: a SQLite file or a postgres:// URL')
     .requiredOption('--state <text>', 'state (observation) text')
     .requiredOption('--action <action>', 'action, e.g. "click[Buy Now]"')
     .option('--instruction <text>', 'task instruction', '')
