@@ -2,7 +2,10 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateBuffer } from './migrate-buffer.ts';
 import { PostgresReplayBuffer } from './postgres-buffer.ts';
+import { SqliteReplayBuffer } from './sqlite-buffer.ts';
+import { toArray, webshopTrajectories } from './testing/fixtures.ts';
 import { startTestPostgres, type TestPostgres } from './testing/postgres-server.ts';
 import { TransitionEncoder } from './transition-encoder.ts';
 
@@ -13,7 +16,27 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.stop());
 
-describe('one PostgreSQL buffer, many processes', () => {
+describe('the PostgreSQL buffer with other buffers and processes', () => {
+  it('migrates a SQLite buffer to PostgreSQL and back, trajectories exactly as they were', async () => {
+    const sqlite = SqliteReplayBuffer.open({ encoder: new TransitionEncoder() });
+    const postgres = await PostgresReplayBuffer.open({
+      url: await server.newDatabase(),
+      encoder: new TransitionEncoder(),
+    });
+    const back = SqliteReplayBuffer.open({ encoder: new TransitionEncoder() });
+    try {
+      const offline = await webshopTrajectories(12);
+      await sqlite.add(offline);
+      expect(await migrateBuffer(sqlite, postgres)).toEqual({ added: 12, skipped: 0 });
+      expect(await migrateBuffer(sqlite, postgres)).toEqual({ added: 0, skipped: 12 });
+      expect(await migrateBuffer(postgres, back)).toEqual({ added: 12, skipped: 0 });
+      expect(await toArray(back.trajectories())).toEqual(offline);
+      expect((await postgres.stats()).transitions).toBe((await sqlite.stats()).transitions);
+    } finally {
+      await Promise.all([sqlite.close(), postgres.close(), back.close()]);
+    }
+  }, 120_000);
+
   it('4 processes write episodes while 4 others retrieve: exact counts, no errors', async () => {
     const url = await server.newDatabase();
     const episodes = 40;

@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { checkTrajectoryFile, exportJsonl, importJsonl } from '../../replay/jsonl.ts';
+import { migrateBuffer } from '../../replay/migrate-buffer.ts';
 import { type OpenBufferOptions, ReplayBuffer } from '../../replay/open-buffer.ts';
 import { intOption } from '../options.ts';
 
@@ -52,6 +53,24 @@ export function bufferCommand(program: Command): void {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       console.log(
         `added ${added} trajectories (${skipped} already stored) in ${seconds} s\nbuffer: ${o.db}`,
+      );
+    });
+
+  buffer
+    .command('migrate')
+    .description(
+      'copy every trajectory of one buffer into another (SQLite ⇄ PostgreSQL), all or nothing',
+    )
+    .requiredOption('--from <location>', 'the source buffer: a SQLite file or a postgres:// URL')
+    .requiredOption('--to <location>', 'the target buffer (created if missing)')
+    .action(async (o) => {
+      const started = performance.now();
+      const { added, skipped } = await withBuffer(o.from, (source) =>
+        withBuffer(o.to, (target) => migrateBuffer(source, target), { create: true }),
+      );
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      console.log(
+        `copied ${added} trajectories (${skipped} already there) in ${seconds} s\nbuffer: ${o.to}`,
       );
     });
 
