@@ -60,4 +60,7 @@ export function redact(url: string): string {
 export type ReplayBuffer = ReplayBufferContract;
 
 /** Opens replay buffers by location: `ReplayBuffer.open({ path })` or `ReplayBuffer.open({ url })`. */
-export const ReplayBuffer = { open };
+export const ReplayBuffer = {
+  /** Opens (or creates) the buffer at a location: a SQLite file, `:memory:` or `postgres://…`. */
+  open,
+};
