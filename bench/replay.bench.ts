@@ -17,7 +17,7 @@ import { webshopTasks } from '../src/envs/webshop/goals.ts';
 import { makeWebShop } from '../src/envs/webshop/webshop-env.ts';
 import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
 import { RandomPolicy } from '../src/policy/random-policy.ts';
-import { ReplayBuffer } from '../src/replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../src/replay/sqlite-buffer.ts';
 import type { RetrievedTransition } from '../src/replay/stored-transition.ts';
 import { collect } from '../src/rl/collect.ts';
 import { measure } from './measure.ts';
@@ -68,7 +68,7 @@ export default async function replayBench() {
   const results: Record<string, unknown> = {};
   const queries = (await episodes(300, 999)).flatMap(transitions).slice(0, 200);
   const openExact = () =>
-    ReplayBuffer.open({
+    SqliteReplayBuffer.open({
       path: join(dir, 'buffer.db'),
       annThreshold: Number.POSITIVE_INFINITY,
       memoSize: 0,
@@ -103,7 +103,7 @@ export default async function replayBench() {
       // Build the ANN index over the same database file, as a reopened buffer would.
       await exactBuffer.close();
       const buildStart = performance.now();
-      const annBuffer = ReplayBuffer.open({
+      const annBuffer = SqliteReplayBuffer.open({
         path: join(dir, 'buffer.db'),
         annThreshold: 50_000,
         memoSize: 0,
@@ -114,13 +114,13 @@ export default async function replayBench() {
       const truth: RetrievedTransition[][] = [];
       for (const q of queries) truth.push(await reference.retrieve(q, 8));
       await reference.close();
-      const recallOf = async (buffer: ReplayBuffer) => {
+      const recallOf = async (buffer: SqliteReplayBuffer) => {
         let recall = 0;
         for (const [i, q] of queries.entries())
           recall += recallAtK(await buffer.retrieve(q, 8), truth[i] as RetrievedTransition[]);
         return recall / queries.length;
       };
-      const latencyOf = (buffer: ReplayBuffer) =>
+      const latencyOf = (buffer: SqliteReplayBuffer) =>
         measure((i) => buffer.retrieve(queries[i % queries.length] as never, 8), {
           warmup: 10,
           iterations: 1000,
@@ -137,7 +137,7 @@ export default async function replayBench() {
       // The search-time candidate list (ef) trades recall for speed: the default is 64.
       const sweep: Record<string, unknown> = {};
       for (const expansionSearch of [32, 128]) {
-        const tuned = ReplayBuffer.open({
+        const tuned = SqliteReplayBuffer.open({
           path: join(dir, 'buffer.db'),
           annThreshold: 50_000,
           memoSize: 0,

@@ -22,7 +22,7 @@ import { MockLlm } from '../src/llm/mock-llm.ts';
 import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
 import { RandomPolicy } from '../src/policy/random-policy.ts';
 import type { RetrieveFilter } from '../src/replay/filter-index.ts';
-import { ReplayBuffer } from '../src/replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../src/replay/sqlite-buffer.ts';
 import { collect } from '../src/rl/collect.ts';
 import { measure, timeOnce } from './measure.ts';
 
@@ -63,7 +63,7 @@ interface PlannedStep {
 }
 
 export default async function syntheticLlmBench() {
-  const buffer = ReplayBuffer.open();
+  const buffer = SqliteReplayBuffer.open();
   let stored = 0;
   let nextTask = 0;
   const fillMs = await timeOnce(async () => {
@@ -76,7 +76,7 @@ export default async function syntheticLlmBench() {
   });
   const heldOut = (await episodes(nextTask, 300, 999)).filter((t) => t.steps.length > 0);
   const [warm, timed, unseen] = [heldOut.slice(0, 50), heldOut.slice(50, 250), heldOut.slice(250)];
-  const retrieval = buffer.stats().retrieval;
+  const retrieval = (await buffer.stats()).retrieval;
   console.log(
     `buffer: ${stored} transitions (${retrieval} retrieval) in ${(fillMs / 1000).toFixed(0)} s`,
   );

@@ -18,7 +18,7 @@ import { HouseholdExpert } from '../src/policy/experts/household-expert.ts';
 import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
 import type { Policy } from '../src/policy/policy.ts';
 import { RandomPolicy } from '../src/policy/random-policy.ts';
-import { ReplayBuffer } from '../src/replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../src/replay/sqlite-buffer.ts';
 import { collect } from '../src/rl/collect.ts';
 import { measure } from './measure.ts';
 
@@ -34,7 +34,7 @@ interface Family {
 }
 
 async function stepOverhead(family: Family) {
-  const buffer = ReplayBuffer.open({ memoSize: 0 });
+  const buffer = SqliteReplayBuffer.open({ memoSize: 0 });
   let next = 0;
   const episodes = (
     count: number,
@@ -53,13 +53,13 @@ async function stepOverhead(family: Family) {
       provenance,
     });
   };
-  for (let b = 1; buffer.stats().transitions < SIZE; b++)
+  for (let b = 1; (await buffer.stats()).transitions < SIZE; b++)
     await buffer.add(await episodes(1000, family.policy(b), b, 'real-offline'));
   const heldOut = await episodes(200, family.heldOutPolicy, 7, 'real-online');
   const queries = heldOut.flatMap((t) =>
     transitions(t).map((tr) => ({ tr, history: t.steps.slice(0, tr.t) as Step[] })),
   );
-  const model = llmFreeModel(family.name, buffer);
+  const model = await llmFreeModel(family.name, buffer);
   const filter = {
     env: family.name,
     provenance: ['real-offline' as const, 'real-online' as const],
@@ -79,7 +79,7 @@ async function stepOverhead(family: Family) {
     },
     { warmup: 10, iterations: Math.min(queries.length - 10, 1000) },
   );
-  const stats = buffer.stats();
+  const stats = await buffer.stats();
   console.log(
     `${family.name}: ${stats.transitions} transitions (${stats.retrieval} retrieval): synthetic step p50 ${step.median.toFixed(3)} ms, p90 ${step.p90.toFixed(3)} ms`,
   );

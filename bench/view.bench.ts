@@ -15,7 +15,7 @@ import { webshopTasks } from '../src/envs/webshop/goals.ts';
 import { makeWebShop } from '../src/envs/webshop/webshop-env.ts';
 import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
 import { RandomPolicy } from '../src/policy/random-policy.ts';
-import { ReplayBuffer } from '../src/replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../src/replay/sqlite-buffer.ts';
 import { collect } from '../src/rl/collect.ts';
 import { listenViewer } from '../src/view/listen-viewer.ts';
 import { viewTarget } from '../src/view/view-target.ts';
@@ -38,9 +38,9 @@ async function viewerOver(size: number) {
   const env = makeWebShop({ catalog });
   const tasks = webshopTasks(catalog, getCatalog(catalog), 'train', 2_000);
   // The viewer never retrieves: no ANN index to build.
-  const buffer = ReplayBuffer.open({ path, annThreshold: Number.MAX_SAFE_INTEGER });
+  const buffer = SqliteReplayBuffer.open({ path, annThreshold: Number.MAX_SAFE_INTEGER });
   // Real and "synthetic" batches overlap in tasks, so compare pages have pairs.
-  for (let batch = 0; buffer.stats().transitions < size; batch++) {
+  for (let batch = 0; (await buffer.stats()).transitions < size; batch++) {
     const episodes: Trajectory[] = await collect({
       env,
       policy: batch % 3 === 2 ? new RandomPolicy() : new WebShopExpert({ epsilon: 0.4 }),
@@ -51,7 +51,7 @@ async function viewerOver(size: number) {
     });
     await buffer.add(episodes.map((t) => ({ ...t, id: `${batch}-${t.id}` })));
   }
-  const stats = buffer.stats();
+  const stats = await buffer.stats();
   await buffer.close();
   console.log(`buffer: ${stats.trajectories} episodes, ${stats.transitions} transitions`);
 

@@ -30,7 +30,7 @@ import { teacherForced } from '../src/pipeline/fidelity.ts';
 import { ForumExpert } from '../src/policy/experts/forum-expert.ts';
 import { StoreExpert } from '../src/policy/experts/store-expert.ts';
 import type { Policy } from '../src/policy/policy.ts';
-import { ReplayBuffer } from '../src/replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../src/replay/sqlite-buffer.ts';
 import { collect } from '../src/rl/collect.ts';
 
 interface Site {
@@ -73,7 +73,7 @@ const quantile = (xs: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 };
 
-async function promptSizes(buffer: ReplayBuffer, heldOut: readonly Trajectory[]) {
+async function promptSizes(buffer: SqliteReplayBuffer, heldOut: readonly Trajectory[]) {
   const pruned = resolvePromptOptions();
   const full = resolvePromptOptions({
     limits: { state: 1e9, history: 1e9, demonstration: 1e9, demonstrationActions: 1e9 },
@@ -140,7 +140,7 @@ async function measure(site: Site) {
     evaluate: evaluateTask,
     maxSteps: MAX_STEPS,
   });
-  const buffer = ReplayBuffer.open();
+  const buffer = SqliteReplayBuffer.open();
   try {
     const train = site.tasks.tasks('train', OFFLINE + HELD_OUT);
     const offline = await collect({
@@ -163,7 +163,7 @@ async function measure(site: Site) {
     const realSeconds = (Date.now() - started) / 1000;
     const realSteps = [...offline, ...heldOut].reduce((s, t) => s + t.steps.length, 0);
     await buffer.add(offline);
-    const model = llmFreeModel(site.env, buffer);
+    const model = await llmFreeModel(site.env, buffer);
     const forcedStarted = Date.now();
     const forced = await teacherForced({ model, buffer, trajectories: heldOut });
     const forcedSeconds = (Date.now() - forcedStarted) / 1000;

@@ -184,8 +184,12 @@ export type { AnnOptions } from './replay/ann-index.ts';
 export { BufferLockedError, BufferNotFoundError } from './replay/buffer-errors.ts';
 export type { BufferStats } from './replay/buffer-stats.ts';
 export type { RetrieveFilter } from './replay/filter-index.ts';
-export { ReplayBuffer, type ReplayBufferOptions } from './replay/replay-buffer.ts';
+export { migrateBuffer } from './replay/migrate-buffer.ts';
+export { type OpenBufferOptions, ReplayBuffer } from './replay/open-buffer.ts';
+export { type PostgresBufferOptions, PostgresReplayBuffer } from './replay/postgres-buffer.ts';
+export type { AddResult, TrajectoryFilter } from './replay/replay-buffer.ts';
 export type { SampleOptions } from './replay/sampling.ts';
+export { type SqliteBufferOptions, SqliteReplayBuffer } from './replay/sqlite-buffer.ts';
 export type { RetrievedTransition, StoredTransition } from './replay/stored-transition.ts';
 export {
   type ThreadedEncoderOptions,

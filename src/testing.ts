@@ -28,4 +28,5 @@ export {
   type FakeOpenAiServerOptions,
   type RecordedRequest,
 } from './llm/testing/fake-openai-server.ts';
+export { type BufferConformanceOptions, runReplayBufferConformance } from './replay/conformance.ts';
 export { PickBanditEnv } from './rl/testing/bandit-env.ts';

@@ -6,8 +6,8 @@ import { runEnvConformance } from '../envs/conformance.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
 import { syntheticFactory } from '../pipeline/experiment.ts';
 import { teacherForced } from '../pipeline/fidelity.ts';
-import { ReplayBuffer } from '../replay/replay-buffer.ts';
-import { relabel, webshopTrajectories } from '../replay/testing/fixtures.ts';
+import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
+import { relabel, toArray, webshopTrajectories } from '../replay/testing/fixtures.ts';
 import type { ExperienceModel } from './experience-model.ts';
 import { llmFreeModel } from './llm-free.ts';
 import { NearestNeighborModel } from './nearest-neighbor-model.ts';
@@ -15,16 +15,16 @@ import { SyntheticEnv } from './synthetic-env.ts';
 
 let offline: Trajectory[];
 let heldOut: Trajectory[];
-let buffer: ReplayBuffer;
+let buffer: SqliteReplayBuffer;
 let model: ExperienceModel;
 let tasks: Task[];
 
 beforeAll(async () => {
   offline = await webshopTrajectories(150, 1);
   heldOut = (await webshopTrajectories(180, 2)).slice(150);
-  buffer = ReplayBuffer.open();
+  buffer = SqliteReplayBuffer.open();
   await buffer.add(offline);
-  model = llmFreeModel('webshop', buffer);
+  model = await llmFreeModel('webshop', buffer);
   tasks = offline.map((t) => t.task);
 });
 
@@ -116,7 +116,7 @@ describe('LLM-free webshop experience model', () => {
   });
 
   it('writes every finished synthetic episode back, the step limit’s cut-offs included', async () => {
-    const own = ReplayBuffer.open();
+    const own = SqliteReplayBuffer.open();
     await own.add(offline.slice(0, 20));
     const setup = {
       name: 'webshop',
@@ -127,7 +127,9 @@ describe('LLM-free webshop experience model', () => {
       testTasks: [],
       maxEpisodeSteps: 4,
     };
-    const env = syntheticFactory(setup, own, llmFreeModel('webshop', own), { writeBack: true })();
+    const env = syntheticFactory(setup, own, await llmFreeModel('webshop', own), {
+      writeBack: true,
+    })();
     // A purchase: terminated on the third step.
     await env.reset({ task: tasks[0] as Task });
     const results = await env.step('search[red]');
@@ -140,7 +142,7 @@ describe('LLM-free webshop experience model', () => {
       await env.step(action);
     expect((await env.step('click[Back to Search]')).info.truncatedBy).toBe('time-limit');
     await env.close();
-    const stored = [...own.trajectories({ provenance: 'synthetic' })];
+    const stored = await toArray(own.trajectories({ provenance: 'synthetic' }));
     expect(stored.map((t) => [t.task.id, t.steps.length])).toEqual([
       [tasks[0]?.id, 3],
       [tasks[1]?.id, 4],
@@ -154,12 +156,13 @@ describe('LLM-free webshop experience model', () => {
   });
 
   it('mixes synthetic demonstrations in at realShare, real ones filling in when there are none', async () => {
-    const own = ReplayBuffer.open();
+    const own = SqliteReplayBuffer.open();
     await own.add(offline.slice(0, 20));
+    const model = await llmFreeModel('webshop', own);
     const make = () =>
       new SyntheticEnv({
         env: 'webshop',
-        model: llmFreeModel('webshop', own),
+        model,
         buffer: own,
         k: 4,
         realShare: 0.5,

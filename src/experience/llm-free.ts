@@ -1,3 +1,4 @@
+import type { Trajectory } from '../core/types.ts';
 import type { ReplayBuffer } from '../replay/replay-buffer.ts';
 import type { ExperienceModel } from './experience-model.ts';
 import { HouseholdExperienceModel } from './household/household-model.ts';
@@ -13,16 +14,19 @@ import { WebShopExperienceModel } from './webshop/webshop-model.ts';
  * the grammar-aware model where one exists (webshop, household, and the web families `web:NAME`
  * and `webarena…`, whose pages are accessibility trees), else nearest-neighbour retrieval.
  */
-export function llmFreeModel(env: string, buffer: ReplayBuffer): ExperienceModel {
-  const real = () => [
-    ...buffer.trajectories({ env, provenance: 'real-offline' }),
-    ...buffer.trajectories({ env, provenance: 'real-online' }),
-  ];
+export async function llmFreeModel(env: string, buffer: ReplayBuffer): Promise<ExperienceModel> {
+  const real = async () => {
+    const found: Trajectory[] = [];
+    for (const provenance of ['real-offline', 'real-online'] as const) {
+      for await (const t of buffer.trajectories({ env, provenance })) found.push(t);
+    }
+    return found;
+  };
   if (env === 'webshop')
-    return new WebShopExperienceModel(WebShopKnowledge.fromTrajectories(real()));
+    return new WebShopExperienceModel(WebShopKnowledge.fromTrajectories(await real()));
   if (env === 'household')
-    return new HouseholdExperienceModel(HouseholdKnowledge.fromTrajectories(real()));
-  if (isWebFamily(env)) return new WebExperienceModel(WebKnowledge.fromTrajectories(real()));
+    return new HouseholdExperienceModel(HouseholdKnowledge.fromTrajectories(await real()));
+  if (isWebFamily(env)) return new WebExperienceModel(WebKnowledge.fromTrajectories(await real()));
   return new NearestNeighborModel();
 }
 

@@ -4,7 +4,7 @@ import type { EnvEntry, EnvOptions } from '../envs/env.ts';
 import { envEntry } from '../envs/registry.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
 import type { LlmClient } from '../llm/client.ts';
-import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { WriteBehind } from '../replay/write-behind.ts';
 import { LlmExperienceModel } from './llm/llm-model.ts';
 import { llmFreeModel } from './llm-free.ts';
@@ -26,17 +26,20 @@ export interface SyntheticEntry extends EnvEntry {
    */
   writeBack(trajectory: Trajectory): void;
   /**
-   * Transitions of the family in the buffer, by provenance (throws while a bulk add holds the
-   * buffer: see `ReplayBuffer.stats`).
+   * Transitions of the family in the buffer, by provenance (rejects while a bulk add holds a
+   * SQLite buffer: see `SqliteReplayBuffer.stats`).
    */
-  transitions(): Record<string, number>;
+  transitions(): Promise<Record<string, number>>;
   /** Writes the episodes still waiting, then closes the buffer. */
   close(): Promise<void>;
 }
 
 /** What a `synthetic:FAMILY` entry runs on besides its buffer. */
 export interface SyntheticEntryOptions extends EnvOptions {
-  /** The replay buffer's database (must exist and hold real data of the family). */
+  /**
+   * The replay buffer: a SQLite file or a postgres:// URL (must exist and hold real data of the
+   * family).
+   */
   db?: string;
   /**
    * The reasoning LLM experience model's client and prompt settings; without it the LLM-free
@@ -58,7 +61,10 @@ export interface SyntheticEntryOptions extends EnvOptions {
  * `onEpisode`) go back to the buffer as `synthetic`, so experience served to remote trainers
  * lands where local experience does.
  */
-export function syntheticEntry(name: string, options: SyntheticEntryOptions): SyntheticEntry {
+export async function syntheticEntry(
+  name: string,
+  options: SyntheticEntryOptions,
+): Promise<SyntheticEntry> {
   const family = name.slice('synthetic:'.length);
   if (!options.db)
     throw new ConfigError(
@@ -69,13 +75,13 @@ export function syntheticEntry(name: string, options: SyntheticEntryOptions): Sy
   // ~0.3 µs per stored transition per step (1.2 ms at 4k, ~15 ms at 50k, the default threshold),
   // which 64 sessions queue behind; an HNSW search stays near 0.1 ms, and the index grows in place
   // as episodes are written back or imported by another process.
-  const buffer = ReplayBuffer.open({
+  const buffer = await ReplayBuffer.open({
     path: options.db,
     create: false,
     annThreshold: SERVED_ANN_THRESHOLD,
   });
   try {
-    if ((buffer.stats().byEnv[family]?.['real-offline']?.transitions ?? 0) === 0) {
+    if (((await buffer.stats()).byEnv[family]?.['real-offline']?.transitions ?? 0) === 0) {
       throw new ConfigError(
         `${options.db} holds no real-offline ${family} transitions; import offline data first (dreamgym collect, then dreamgym buffer import).`,
       );
@@ -91,7 +97,7 @@ export function syntheticEntry(name: string, options: SyntheticEntryOptions): Sy
           historyWindow: options.llm.historyWindow,
         }),
       })
-    : llmFreeModel(family, buffer);
+    : await llmFreeModel(family, buffer);
   const tasks = real.tasks(options);
   const writer = new WriteBehind(buffer, {
     warn: options.warn ?? ((message) => console.error(message)),
@@ -113,9 +119,12 @@ export function syntheticEntry(name: string, options: SyntheticEntryOptions): Sy
       ),
     tasks: () => tasks,
     writeBack: (trajectory) => writer.push(trajectory),
-    transitions: () =>
+    transitions: async () =>
       Object.fromEntries(
-        Object.entries(buffer.stats().byEnv[family] ?? {}).map(([p, s]) => [p, s.transitions]),
+        Object.entries((await buffer.stats()).byEnv[family] ?? {}).map(([p, s]) => [
+          p,
+          s.transitions,
+        ]),
       ),
     close: async () => {
       await writer.close();

@@ -6,7 +6,7 @@ import type { ExperienceModel } from '../experience/experience-model.ts';
 import { llmFreeModel } from '../experience/llm-free.ts';
 import { globalLlmStats, type LlmStatsSnapshot } from '../llm/stats.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
-import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { TransitionEncoder } from '../replay/transition-encoder.ts';
 import type { CurvePoint } from '../report/plots.ts';
 import { acrossSeeds, type Estimate } from '../report/stats.ts';
@@ -194,7 +194,7 @@ async function runSeed(
     epsilon: options.epsilon,
     seed,
   });
-  const buffer = ReplayBuffer.open({
+  const buffer = await ReplayBuffer.open({
     path: join(options.outDir, (options.seeds ?? 1) > 1 ? `buffer-${seed}.db` : 'buffer.db'),
     // Encoded on this thread: the demo's batches are small, and the threaded encoder's worker,
     // when it never reported ready, left close() waiting forever (exit code 13, no table).
@@ -328,7 +328,7 @@ async function runSeed(
     if (options.curriculum) await row('− curriculum', dreamRl('grpo', '− curriculum', {}, false));
     // Without retrieval the model is grounded in no real transition: no demonstrations, and
     // (for the LLM-free model, whose knowledge is the buffer's transitions) nothing learnt.
-    const empty = ReplayBuffer.open({ encoder: new TransitionEncoder() });
+    const empty = await ReplayBuffer.open({ encoder: new TransitionEncoder() });
     const ungrounded = await (options.experienceModel ?? ((s, b) => llmFreeModel(s.name, b)))(
       setup,
       empty,

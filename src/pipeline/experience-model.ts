@@ -32,7 +32,7 @@ export async function makeExperienceModel(
   buffer: ReplayBuffer,
   llm?: LlmClient,
 ): Promise<ExperienceModel> {
-  if (config.kind === 'llm-free') return llmFreeModel(env, buffer);
+  if (config.kind === 'llm-free') return await llmFreeModel(env, buffer);
   if (!config.llm && !llm)
     throw new ConfigError('experienceModel.llm needs url and model, or gguf.');
   return new LlmExperienceModel({ llm: llm ?? (await makeLlmClient(config.llm as LlmConfig)) });

@@ -10,7 +10,7 @@ import { TaskPool } from '../curriculum/task-pool.ts';
 import { readTrajectories, TrajectoryFileNotFoundError } from '../data/trajectory-file.ts';
 import { globalLlmStats } from '../llm/stats.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
-import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { formatMean, formatRate } from '../report/stats.ts';
 import { type TaskSchedule, train } from '../rl/trainer.ts';
 import type { RunConfig } from './config.ts';
@@ -91,7 +91,7 @@ export async function runPipeline(
           seed: config.seed,
         }),
   );
-  const buffer = ReplayBuffer.open({ path: join(runDir, 'buffer.db') });
+  const buffer = await ReplayBuffer.open({ path: join(runDir, 'buffer.db') });
   let pool: TaskPool | undefined;
   try {
     await stage('replay buffer', () => buffer.add(offline));

@@ -3,7 +3,7 @@ import type { TaskSchedule } from '../curriculum/schedule.ts';
 import { llmFreeModel } from '../experience/llm-free.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { makePolicy } from '../policy/registry.ts';
-import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { TransitionEncoder } from '../replay/transition-encoder.ts';
 import { acrossSeeds, type Estimate } from '../report/stats.ts';
 import { collect } from '../rl/collect.ts';
@@ -102,10 +102,10 @@ export async function runScaling(options: ScalingOptions): Promise<ScalingResult
     for (const seed of seeds) {
       const started = performance.now();
       const offline = await offlineData(setup, { episodes: size, epsilon: options.epsilon, seed });
-      const buffer = ReplayBuffer.open({ encoder: new TransitionEncoder() });
+      const buffer = await ReplayBuffer.open({ encoder: new TransitionEncoder() });
       try {
         await buffer.add(offline);
-        const model = llmFreeModel(options.env, buffer);
+        const model = await llmFreeModel(options.env, buffer);
         const fidelity = await teacherForced({ model, buffer, trajectories: heldOut });
         const policy = new ChoicePolicy({ seed });
         const schedule = options.curriculum?.(setup, seed);

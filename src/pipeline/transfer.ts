@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { initTf } from '../core/tf.ts';
 import { llmFreeModel } from '../experience/llm-free.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
-import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { TransitionEncoder } from '../replay/transition-encoder.ts';
 import { type Estimate, formatRate } from '../report/stats.ts';
 import { type TrainerConfig, train } from '../rl/trainer.ts';
@@ -82,14 +82,18 @@ export async function runTransfer(options: TransferOptions): Promise<TransferRes
     epsilon: options.epsilon,
     seed,
   });
-  const sourceBuffer = ReplayBuffer.open({ encoder: new TransitionEncoder() });
+  const sourceBuffer = await ReplayBuffer.open({ encoder: new TransitionEncoder() });
   await sourceBuffer.add(sourceOffline);
   const sourcePolicy = new ChoicePolicy({ seed });
   log(`${options.source}: DreamGym GRPO, ${options.sourceIterations} synthetic iterations`);
   const sourceHistory = await train(
     {
       policy: sourcePolicy,
-      makeEnv: syntheticFactory(source, sourceBuffer, llmFreeModel(source.name, sourceBuffer)),
+      makeEnv: syntheticFactory(
+        source,
+        sourceBuffer,
+        await llmFreeModel(source.name, sourceBuffer),
+      ),
       trainTasks: source.trainTasks,
       provenance: 'synthetic',
     },
@@ -120,12 +124,12 @@ export async function runTransfer(options: TransferOptions): Promise<TransferRes
     seed,
     parallel: options.parallel,
   });
-  const buffer = ReplayBuffer.open({
+  const buffer = await ReplayBuffer.open({
     path: join(options.outDir, `${options.target.replace(':', '-')}.db`),
     encoder: new TransitionEncoder(),
   });
   await buffer.add(offline);
-  const model = llmFreeModel(options.target, buffer);
+  const model = await llmFreeModel(options.target, buffer);
 
   const rows: TransferRow[] = [];
   const row = async (

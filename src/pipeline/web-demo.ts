@@ -7,7 +7,7 @@ import { llmFreeModel } from '../experience/llm-free.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import { makePolicy } from '../policy/registry.ts';
-import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { type Estimate, formatRate, meanInterval, wilson } from '../report/stats.ts';
 import { type BehaviourCloningOptions, behaviourCloning } from '../rl/bc.ts';
 import { rollout } from '../rl/rollout.ts';
@@ -153,11 +153,11 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       seed: options.seed,
       parallel: options.parallel,
     });
-    const buffer = ReplayBuffer.open({
+    const buffer = await ReplayBuffer.open({
       path: join(options.outDir, `${site.replace(':', '-')}.db`),
     });
     await buffer.add(offline);
-    const model = llmFreeModel(site, buffer);
+    const model = await llmFreeModel(site, buffer);
     const offlineSuccessRate = offline.filter((t) => finalReward(t) >= 1).length / offline.length;
     log(
       `${site}: ${steps(offline)} offline transitions, ${(100 * offlineSuccessRate).toFixed(0)}% successful, ${realStepMs.toFixed(0)} ms per real step`,

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Trajectory } from '../core/types.ts';
 import { BufferLocationError, BufferNotFoundError } from './buffer-errors.ts';
 import { BufferReader } from './buffer-reader.ts';
-import { ReplayBuffer } from './replay-buffer.ts';
+import { SqliteReplayBuffer } from './sqlite-buffer.ts';
 import { relabel, webshopTrajectories } from './testing/fixtures.ts';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'dg-reader-'));
@@ -29,7 +29,7 @@ describe('BufferReader', () => {
       ],
     }));
     path = join(tempDir(), 'buffer.db');
-    const buffer = ReplayBuffer.open({ path });
+    const buffer = SqliteReplayBuffer.open({ path });
     await buffer.add([...real, ...relabel(cut, 'synthetic', 'syn')]);
     await buffer.close();
   });

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Trajectory, transitions } from '../core/types.ts';
 import { BufferLockedError } from './buffer-errors.ts';
-import { ReplayBuffer } from './replay-buffer.ts';
+import { SqliteReplayBuffer } from './sqlite-buffer.ts';
 import { relabel, webshopTrajectories } from './testing/fixtures.ts';
 
 let real: Trajectory[];
@@ -35,7 +35,7 @@ function tickCounter() {
   };
 }
 
-let open: ReplayBuffer[] = [];
+let open: SqliteReplayBuffer[] = [];
 afterEach(async () => {
   await Promise.all(open.map((b) => b.close()));
   open = [];
@@ -44,11 +44,11 @@ afterEach(async () => {
 describe('a serving buffer while another process imports', () => {
   it('indexes the other process’s import in slices, serving retrievals meanwhile', async () => {
     const path = tempDb();
-    const server = ReplayBuffer.open({ path, annThreshold: 200 });
-    const importer = ReplayBuffer.open({ path, annThreshold: Number.POSITIVE_INFINITY });
+    const server = SqliteReplayBuffer.open({ path, annThreshold: 200 });
+    const importer = SqliteReplayBuffer.open({ path, annThreshold: Number.POSITIVE_INFINITY });
     open.push(server, importer);
     await server.add(real.slice(0, 10));
-    expect(server.stats().retrieval).toBe('exact');
+    expect((await server.stats()).retrieval).toBe('exact');
     // The importer commits thousands of transitions and has not built or saved an index.
     const imported = Array.from({ length: 8 }, (_, i) =>
       relabel(real, 'real-offline', `imp${i}`),
@@ -83,7 +83,7 @@ describe('a serving buffer while another process imports', () => {
     // retrieval waited for it.
     expect(retrievedWhileIndexing).toBe(true);
     expect(loop.ticks).toBeGreaterThan(10);
-    expect(server.stats().retrieval).toBe('ann');
+    expect((await server.stats()).retrieval).toBe('ann');
     // Every imported transition is in the index: the other process's rows were not skipped.
     const probe = imported[imported.length - 1] as Trajectory;
     const [best] = await server.retrieve(transitions(probe)[0] as NonNullable<typeof key>, 1, {
@@ -94,11 +94,11 @@ describe('a serving buffer while another process imports', () => {
 
   it('a live index catches up with rows another process added before this one’s own add', async () => {
     const path = tempDb();
-    const server = ReplayBuffer.open({ path, annThreshold: 50 });
-    const other = ReplayBuffer.open({ path, annThreshold: Number.POSITIVE_INFINITY });
+    const server = SqliteReplayBuffer.open({ path, annThreshold: 50 });
+    const other = SqliteReplayBuffer.open({ path, annThreshold: Number.POSITIVE_INFINITY });
     open.push(server, other);
     await server.add(real.slice(0, 40));
-    expect(server.stats().retrieval).toBe('ann');
+    expect((await server.stats()).retrieval).toBe('ann');
     const theirs = relabel(real.slice(40, 60), 'real-online', 'theirs');
     await other.add(theirs);
     await server.add(relabel(real.slice(60, 61), 'synthetic', 'mine'));
@@ -112,11 +112,11 @@ describe('a serving buffer while another process imports', () => {
 
   it('an add waits for another process’s write lock without blocking the event loop', async () => {
     const path = tempDb();
-    const buffer = ReplayBuffer.open({ path, annThreshold: 50 });
+    const buffer = SqliteReplayBuffer.open({ path, annThreshold: 50 });
     open.push(buffer);
     await buffer.add(real.slice(0, 5));
     const waits: string[] = [];
-    const patient = ReplayBuffer.open({ path, onLockWait: (m) => waits.push(m) });
+    const patient = SqliteReplayBuffer.open({ path, onLockWait: (m) => waits.push(m) });
     open.push(patient);
     const holder = new Database(path);
     holder.exec('BEGIN IMMEDIATE'); // as a bulk import holds it, for longer than SQLite's 5 s
@@ -138,12 +138,12 @@ describe('a serving buffer while another process imports', () => {
     expect(await adding).toEqual({ added: 5, skipped: 0 });
     loop.stop();
     expect(performance.now() - started).toBeGreaterThan(6000);
-    expect(patient.stats().trajectories).toBe(10);
+    expect((await patient.stats()).trajectories).toBe(10);
   }, 60_000);
 
   it('gives up after lockTimeoutMs with a message naming the fix', async () => {
     const path = tempDb();
-    const buffer = ReplayBuffer.open({ path, lockTimeoutMs: 300 });
+    const buffer = SqliteReplayBuffer.open({ path, lockTimeoutMs: 300 });
     open.push(buffer);
     const holder = new Database(path);
     holder.exec('BEGIN IMMEDIATE');

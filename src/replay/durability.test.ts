@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { ReplayBuffer } from './replay-buffer.ts';
+import { SqliteReplayBuffer } from './sqlite-buffer.ts';
+import { toArray } from './testing/fixtures.ts';
 
 const child = join(import.meta.dirname, 'testing/bulk-insert-child.ts');
 
@@ -32,9 +33,9 @@ describe('replay buffer durability', () => {
     await new Promise((resolve) => proc.on('exit', resolve));
     expect(proc.signalCode).toBe('SIGKILL');
 
-    const buffer = ReplayBuffer.open({ path });
+    const buffer = SqliteReplayBuffer.open({ path });
     expect(buffer.integrityCheck()).toBe('ok');
-    const trajectories = [...buffer.trajectories()];
+    const trajectories = await toArray(buffer.trajectories());
     expect(trajectories.length).toBeGreaterThanOrEqual(committed);
     expect(trajectories.length % batch).toBe(0);
     for (const t of trajectories) {

@@ -109,7 +109,7 @@ export async function exportJsonl(
 ): Promise<number> {
   const writer = await TrajectoryWriter.open(path);
   try {
-    for (const trajectory of buffer.trajectories(filter)) await writer.write(trajectory);
+    for await (const trajectory of buffer.trajectories(filter)) await writer.write(trajectory);
     await writer.close();
   } catch (error) {
     await writer.abort();

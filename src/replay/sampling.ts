@@ -28,19 +28,7 @@ export class TransitionSampler {
 
   /** `n` transitions drawn with replacement, with a real/synthetic mix and recency weighting. */
   sample(n: number, options: SampleOptions = {}): StoredTransition[] {
-    const rng = options.rng ?? new Rng(0);
-    const pools = this.pools(options.env);
-    const total = pools.real.length + pools.synthetic.length;
-    if (total === 0 || n <= 0) return [];
-    const realShare = options.realShare ?? pools.real.length / total;
-    if (!(realShare >= 0 && realShare <= 1))
-      throw new RangeError(`sample: realShare must be in [0, 1], got ${realShare}`);
-    const ids: number[] = [];
-    for (let i = 0; i < n; i++) {
-      let pool = rng.chance(realShare) ? pools.real : pools.synthetic;
-      if (pool.length === 0) pool = pool === pools.real ? pools.synthetic : pools.real;
-      ids.push(pool[pickIndex(pool.length, options.recencyHalfLife, rng)] as number);
-    }
+    const ids = drawIds(this.pools(options.env), n, options);
     const byId = new Map(this.store.fetch([...new Set(ids)]).map((row) => [row.id, row]));
     return ids.map((id) => byId.get(id) as StoredTransition);
   }
@@ -77,4 +65,28 @@ function pickIndex(length: number, halfLife: number | undefined, rng: Rng): numb
   const tail = 1 - Math.exp(-rate * length);
   const age = Math.min(length - 1, Math.floor(-Math.log(1 - rng.float() * tail) / rate));
   return length - 1 - age;
+}
+
+/**
+ * Transition ids drawn with replacement from pools of real and synthetic ids (oldest first):
+ * `realShare` of them real (default: as stored), newer ones weighted by `recencyHalfLife`.
+ */
+export function drawIds(
+  pools: { real: readonly number[]; synthetic: readonly number[] },
+  n: number,
+  options: SampleOptions,
+): number[] {
+  const rng = options.rng ?? new Rng(0);
+  const total = pools.real.length + pools.synthetic.length;
+  const realShare = options.realShare ?? (total === 0 ? 1 : pools.real.length / total);
+  if (!(realShare >= 0 && realShare <= 1))
+    throw new RangeError(`sample: realShare must be in [0, 1], got ${realShare}`);
+  if (total === 0 || n <= 0) return [];
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let pool = rng.chance(realShare) ? pools.real : pools.synthetic;
+    if (pool.length === 0) pool = pool === pools.real ? pools.synthetic : pools.real;
+    ids.push(pool[pickIndex(pool.length, options.recencyHalfLife, rng)] as number);
+  }
+  return ids;
 }

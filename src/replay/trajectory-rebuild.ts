@@ -9,18 +9,16 @@ import type { TransitionStore } from './transition-store.ts';
 /** Every stored trajectory, oldest first, rebuilt exactly as it was added. */
 export function* storedTrajectories(
   store: TransitionStore,
-  filter: { env?: string; provenance?: Provenance } = {},
+  filter: { env?: string; provenance?: Provenance | readonly Provenance[] } = {},
 ): Generator<Trajectory> {
   const rows = store.db
     .prepare(
       `SELECT rowid, id, env, task_id, provenance, policy_id, seed, started_at, ended_at, initial_observation
-       FROM trajectories WHERE (@env IS NULL OR env = @env) AND (@provenance IS NULL OR provenance = @provenance)
+       FROM trajectories WHERE (@env IS NULL OR env = @env)
+         AND (@provenances IS NULL OR provenance IN (SELECT value FROM json_each(@provenances)))
        ORDER BY rowid`,
     )
-    .iterate({
-      env: filter.env ?? null,
-      provenance: filter.provenance ?? null,
-    }) as Iterable<TrajectoryRow>;
+    .iterate(filterParams(filter)) as Iterable<TrajectoryRow>;
   for (const row of rows) yield rebuild(store, row);
 }
 
@@ -85,11 +83,7 @@ export function storedTrajectoryIds(
        ORDER BY rowid`,
     )
     .pluck()
-    .all({
-      env: filter.env ?? null,
-      provenances:
-        filter.provenance === undefined ? null : JSON.stringify([filter.provenance].flat()),
-    }) as string[];
+    .all(filterParams(filter)) as string[];
 }
 
 /** A stored trajectory's transitions with their ids, in step order; none for an unknown id. */
@@ -104,6 +98,15 @@ export function storedTrajectoryTransitions(
     .pluck()
     .all(trajectoryId) as number[];
   return store.fetch(ids).sort((a, b) => a.t - b.t);
+}
+
+/** A trajectory filter as the parameters of the queries above. */
+function filterParams(filter: { env?: string; provenance?: Provenance | readonly Provenance[] }) {
+  return {
+    env: filter.env ?? null,
+    provenances:
+      filter.provenance === undefined ? null : JSON.stringify([filter.provenance].flat()),
+  };
 }
 
 interface TrajectoryRow {

@@ -42,13 +42,14 @@ export class ServerMetrics {
   }
 
   /**
-   * A gauge read at each scrape: `read` returns one value, or values by the label `label`.
+   * A gauge read at each scrape: `read` returns (or resolves to) one value, or values by the
+   * label `label`.
    * A read that throws leaves the gauge out of that scrape rather than failing it.
    */
   gauge(
     name: string,
     help: string,
-    read: () => number | Record<string, number>,
+    read: () => number | Record<string, number> | Promise<number | Record<string, number>>,
     label?: string,
   ): void {
     new Gauge({
@@ -56,14 +57,15 @@ export class ServerMetrics {
       help,
       labelNames: label ? [label] : [],
       registers: [this.registry],
-      collect() {
-        this.reset();
+      async collect() {
         let value: number | Record<string, number>;
         try {
-          value = read();
+          value = await read();
         } catch {
+          this.reset();
           return;
         }
+        this.reset();
         if (typeof value === 'number') this.set(value);
         else for (const [key, v] of Object.entries(value)) this.set({ [label ?? 'key']: key }, v);
       },

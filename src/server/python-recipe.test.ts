@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { TaskPool } from '../curriculum/task-pool.ts';
-import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
 import { webshopTrajectories } from '../replay/testing/fixtures.ts';
 import { serveEnv } from './serve-env.ts';
 
@@ -19,7 +19,7 @@ describe('the Python GRPO recipe', () => {
   it('plays groups of one task each; their episodes reach the curriculum and the buffer', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dreamgym-python-recipe-'));
     const db = join(dir, 'buffer.db');
-    const buffer = ReplayBuffer.open({ path: db });
+    const buffer = SqliteReplayBuffer.open({ path: db });
     await buffer.add(await webshopTrajectories(40));
     await buffer.close();
     const tasksPath = join(dir, 'tasks.db');
@@ -61,8 +61,8 @@ describe('the Python GRPO recipe', () => {
     const attempts = [0, 1].flatMap((i) => pool.groups(i)).reduce((n, g) => n + g.attempts, 0);
     pool.close();
     expect(attempts).toBe(9);
-    const after = ReplayBuffer.open({ path: db, create: false });
-    expect(after.stats().byEnv.webshop?.synthetic?.trajectories).toBe(9);
+    const after = SqliteReplayBuffer.open({ path: db, create: false });
+    expect((await after.stats()).byEnv.webshop?.synthetic?.trajectories).toBe(9);
     await after.close();
   }, 120_000);
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readTrajectories } from '../data/trajectory-file.ts';
-import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
 import { webshopTrajectories } from '../replay/testing/fixtures.ts';
 
 const bin = join(import.meta.dirname, '../../scripts/dreamgym-dev.js');
@@ -78,7 +78,7 @@ describe('dreamgym serve', () => {
   it('serving a synthetic env, exits on SIGINT with the record file and the buffer closed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dreamgym-serve-synthetic-'));
     const db = join(dir, 'buffer.db');
-    const buffer = ReplayBuffer.open({ path: db });
+    const buffer = SqliteReplayBuffer.open({ path: db });
     await buffer.add(await webshopTrajectories(30));
     await buffer.close();
     const record = join(dir, 'served.jsonl');
@@ -108,8 +108,8 @@ describe('dreamgym serve', () => {
     expect({ code, output: output() }).toMatchObject({ code: 0 }); // the output says why if not
     expect(output()).toContain(`wrote 1 episodes to ${record}`);
     expect(await readTrajectories(record)).toHaveLength(1);
-    const after = ReplayBuffer.open({ path: db, create: false });
-    expect(after.stats().byEnv.webshop?.synthetic?.trajectories).toBe(1);
+    const after = SqliteReplayBuffer.open({ path: db, create: false });
+    expect((await after.stats()).byEnv.webshop?.synthetic?.trajectories).toBe(1);
     expect(after.integrityCheck()).toBe('ok');
     await after.close();
   }, 60_000);

@@ -117,7 +117,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
   }
   const client = options.llm && (await servedLlmClient(options.llm));
   const synthetic = isSyntheticRef(options.env)
-    ? syntheticEntry(options.env, {
+    ? await syntheticEntry(options.env, {
         ...envOptions,
         ...(options.warn && { warn: options.warn }),
         ...(client && {

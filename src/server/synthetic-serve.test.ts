@@ -12,7 +12,7 @@ import { AgentGymWebShopEnv } from '../envs/agentgym/webshop-client.ts';
 import { runEnvConformance } from '../envs/conformance.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
 import { type FakeChatRequest, FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
-import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
 import { webshopTrajectories } from '../replay/testing/fixtures.ts';
 import { type ServedEnv, serveEnv } from './serve-env.ts';
 
@@ -21,7 +21,7 @@ const splits = { train: { start: 0, end: 500 }, test: { start: 500, end: 600 } }
 let served: ServedEnv;
 
 beforeAll(async () => {
-  const buffer = ReplayBuffer.open({ path: db });
+  const buffer = SqliteReplayBuffer.open({ path: db });
   await buffer.add(await webshopTrajectories(80));
   await buffer.close();
   served = await serveEnv({ env: 'synthetic:webshop', db, port: 0 });
@@ -51,16 +51,16 @@ describe('serving the synthetic env', () => {
     expect(bought.terminated).toBe(true);
     await env.close();
     // Stored in the background, so that the last step does not wait for the buffer.
-    const buffer = ReplayBuffer.open({ path: db, create: false });
-    const stored = () => buffer.stats().byEnv.webshop?.synthetic?.trajectories ?? 0;
-    for (let waited = 0; stored() === 0 && waited < 5000; waited += 50) await sleep(50);
-    expect(stored()).toBeGreaterThan(0);
+    const buffer = SqliteReplayBuffer.open({ path: db, create: false });
+    const stored = async () => (await buffer.stats()).byEnv.webshop?.synthetic?.trajectories ?? 0;
+    for (let waited = 0; (await stored()) === 0 && waited < 5000; waited += 50) await sleep(50);
+    expect(await stored()).toBeGreaterThan(0);
     await buffer.close();
   });
 
   it('with writeBack false, leaves the buffer as it was', async () => {
     const own = join(mkdtempSync(join(tmpdir(), 'dreamgym-synthetic-serve-')), 'buffer.db');
-    const buffer = ReplayBuffer.open({ path: own });
+    const buffer = SqliteReplayBuffer.open({ path: own });
     await buffer.add(await webshopTrajectories(20));
     await buffer.close();
     const quiet = await serveEnv({
@@ -77,9 +77,9 @@ describe('serving the synthetic env', () => {
     expect(last.terminated || last.truncated).toBe(true);
     await env.close();
     await quiet.close(); // waits for what was queued for the buffer
-    const after = ReplayBuffer.open({ path: own, create: false });
-    expect(after.stats().byEnv.webshop?.synthetic).toBeUndefined();
-    expect(after.stats().trajectories).toBe(20);
+    const after = SqliteReplayBuffer.open({ path: own, create: false });
+    expect((await after.stats()).byEnv.webshop?.synthetic).toBeUndefined();
+    expect((await after.stats()).trajectories).toBe(20);
     await after.close();
   });
 

@@ -8,7 +8,7 @@ import type { Trajectory } from '../core/types.ts';
 import { TaskPool } from '../curriculum/task-pool.ts';
 import { encodeTrajectory } from '../data/trajectory-format.ts';
 import { envEntry } from '../envs/registry.ts';
-import { ReplayBuffer } from '../replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
 import { readRunFolder } from './run-folder.ts';
 import { sketchTrajectory } from './testing/episodes.ts';
 import { viewTarget } from './view-target.ts';
@@ -79,7 +79,7 @@ describe('dreamgym view over a replay buffer', () => {
   beforeAll(async () => {
     dir = tempDir();
     path = join(dir, 'buffer.db');
-    const buffer = ReplayBuffer.open({ path });
+    const buffer = SqliteReplayBuffer.open({ path });
     await buffer.add(episodes());
     await buffer.close();
     before = sha(path);
@@ -141,7 +141,7 @@ describe('dreamgym view over a replay buffer', () => {
   });
 
   it('shows episodes added to the buffer while it is open', async () => {
-    const buffer = ReplayBuffer.open({ path });
+    const buffer = SqliteReplayBuffer.open({ path });
     await buffer.add([
       sketchTrajectory('real-2', {
         steps: [{ action: 'search[x]', text: 'none', terminated: true }],

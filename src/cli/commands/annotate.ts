@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { type AnnotateProgress, annotateBuffer } from '../../experience/llm/annotate.ts';
 import { OpenAiClient } from '../../llm/openai-client.ts';
-import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { ReplayBuffer } from '../../replay/open-buffer.ts';
 import { intOption } from '../options.ts';
 
 const EXAMPLES = `
@@ -52,7 +52,7 @@ export function annotateCommand(program: Command): void {
         apiKey: o.apiKey,
         maxConcurrency: o.concurrency,
       });
-      const buffer = ReplayBuffer.open({ path: o.db });
+      const buffer = await ReplayBuffer.open({ path: o.db });
       const started = performance.now();
       let lastPrint = 0;
       try {

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { checkTrajectoryFile, exportJsonl, importJsonl } from '../../replay/jsonl.ts';
-import { ReplayBuffer, type ReplayBufferOptions } from '../../replay/replay-buffer.ts';
+import { migrateBuffer } from '../../replay/migrate-buffer.ts';
+import { type OpenBufferOptions, ReplayBuffer } from '../../replay/open-buffer.ts';
 import { intOption } from '../options.ts';
 
 const PROVENANCES = ['real-offline', 'real-online', 'synthetic'] as const;
@@ -19,9 +20,9 @@ function provenanceOption(value: string) {
 async function withBuffer<T>(
   path: string,
   body: (buffer: ReplayBuffer) => Promise<T>,
-  options: Pick<ReplayBufferOptions, 'create' | 'onLockWait'> = { create: false },
+  options: Pick<OpenBufferOptions, 'create' | 'onLockWait'> = { create: false },
 ): Promise<T> {
-  const buffer = ReplayBuffer.open({ path, ...options });
+  const buffer = await ReplayBuffer.open({ path, ...options });
   try {
     return await body(buffer);
   } finally {
@@ -38,7 +39,10 @@ export function bufferCommand(program: Command): void {
     .command('import')
     .description('add the trajectories of a JSONL file (all or nothing)')
     .argument('<file>', 'trajectory JSONL file')
-    .requiredOption('--db <path>', 'buffer database file, a SQLite file (created if missing)')
+    .requiredOption(
+      '--db <path>',
+      'the buffer: a SQLite file (created if missing) or a postgres:// URL',
+    )
     .action(async (file: string, o) => {
       const started = performance.now();
       await checkTrajectoryFile(file); // before the buffer is created for it
@@ -53,9 +57,27 @@ export function bufferCommand(program: Command): void {
     });
 
   buffer
+    .command('migrate')
+    .description(
+      'copy every trajectory of one buffer into another (SQLite ⇄ PostgreSQL), all or nothing',
+    )
+    .requiredOption('--from <location>', 'the source buffer: a SQLite file or a postgres:// URL')
+    .requiredOption('--to <location>', 'the target buffer (created if missing)')
+    .action(async (o) => {
+      const started = performance.now();
+      const { added, skipped } = await withBuffer(o.from, (source) =>
+        withBuffer(o.to, (target) => migrateBuffer(source, target), { create: true }),
+      );
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      console.log(
+        `copied ${added} trajectories (${skipped} already there) in ${seconds} s\nbuffer: ${o.to}`,
+      );
+    });
+
+  buffer
     .command('export')
     .description('write the stored trajectories as JSONL')
-    .requiredOption('--db <path>', 'buffer database file')
+    .requiredOption('--db <path>', 'the buffer: a SQLite file or a postgres:// URL')
     .requiredOption('--out <file>', 'output JSONL file')
     .option('--env <name>', 'only this env')
     .option('--provenance <p>', `only this provenance: ${PROVENANCES.join(', ')}`, provenanceOption)
@@ -69,7 +91,7 @@ export function bufferCommand(program: Command): void {
   buffer
     .command('stats')
     .description('counts by env and provenance, success rates, size')
-    .requiredOption('--db <path>', 'buffer database file')
+    .requiredOption('--db <path>', 'the buffer: a SQLite file or a postgres:// URL')
     .option('--json', 'print JSON')
     .action(async (o) => {
       const stats = await withBuffer(o.db, async (b) => b.stats());
@@ -100,7 +122,7 @@ export function bufferCommand(program: Command): void {
   buffer
     .command('search')
     .description('the stored transitions most similar to a state and action')
-    .requiredOption('--db <path>', 'buffer database file')
+    .requiredOption('--db <path>', 'the buffer: a SQLite file or a postgres:// URL')
     .requiredOption('--state <text>', 'state (observation) text')
     .requiredOption('--action <action>', 'action, e.g. "click[Buy Now]"')
     .option('--instruction <text>', 'task instruction', '')

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { exportSft } from '../../experience/llm/sft-export.ts';
-import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { ReplayBuffer } from '../../replay/open-buffer.ts';
 import { intOption } from '../options.ts';
 
 const EXAMPLES = `
@@ -45,7 +45,7 @@ export function exportSftCommand(program: Command): void {
         throw new ConfigError(
           `no buffer at ${o.db}; fill one with "dreamgym buffer import FILE --db ${o.db}" first.`,
         );
-      const buffer = ReplayBuffer.open({ path: o.db });
+      const buffer = await ReplayBuffer.open({ path: o.db });
       const started = performance.now();
       let lastPrint = 0;
       try {

@@ -7,7 +7,7 @@ import { makeExperienceModel } from '../../pipeline/experience-model.ts';
 import { envSetup, syntheticFactory } from '../../pipeline/experiment.ts';
 import { freeRunning, type StepFidelity, teacherForced } from '../../pipeline/fidelity.ts';
 import { makePolicy } from '../../policy/registry.ts';
-import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { ReplayBuffer } from '../../replay/open-buffer.ts';
 import { collect } from '../../rl/collect.ts';
 import { addSiteOption, intOption, probabilityOption } from '../options.ts';
 
@@ -91,7 +91,7 @@ export function fidelityCommand(program: Command): void {
         seed: o.seed,
         provenance: 'real-online',
       });
-      const buffer = ReplayBuffer.open();
+      const buffer = await ReplayBuffer.open();
       await buffer.add(offline);
       const llm = o.gguf ? { gguf: o.gguf } : { url: o.llmUrl, model: o.llmModel };
       const model = await makeExperienceModel(

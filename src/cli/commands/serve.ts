@@ -34,7 +34,7 @@ export function serveCommand(program: Command): void {
     .option('--max-steps <n>', "step limit per episode (default: the env's own)", intOption(1))
     .option('--catalog-size <n>', 'webshop: products in the generated catalog', intOption(10))
     .option('--catalog-seed <n>', 'webshop: catalog seed', intOption(0))
-    .option('--db <path>', "synthetic envs: the replay buffer's database")
+    .option('--db <path>', 'synthetic envs: the replay buffer (a SQLite file or a postgres:// URL)')
     .option(
       '--record <file>',
       'write finished episodes to this JSONL file (provenance real-online)',

@@ -13,7 +13,7 @@ import { makeHousehold } from '../../envs/household/household-env.ts';
 import { householdTasks } from '../../envs/household/tasks.ts';
 import { teacherForced } from '../../pipeline/fidelity.ts';
 import { HouseholdExpert } from '../../policy/experts/household-expert.ts';
-import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../../replay/sqlite-buffer.ts';
 import { collect } from '../../rl/collect.ts';
 import type { ExperienceModel } from '../experience-model.ts';
 import { llmFreeModel } from '../llm-free.ts';
@@ -34,15 +34,15 @@ async function householdTrajectories(from: number, to: number, seed: number) {
 
 let offline: Trajectory[];
 let heldOut: Trajectory[];
-let buffer: ReplayBuffer;
+let buffer: SqliteReplayBuffer;
 let model: ExperienceModel;
 
 beforeAll(async () => {
   offline = await householdTrajectories(0, 150, 1);
   heldOut = await householdTrajectories(150, 190, 2);
-  buffer = ReplayBuffer.open();
+  buffer = SqliteReplayBuffer.open();
   await buffer.add(offline);
-  model = llmFreeModel('household', buffer);
+  model = await llmFreeModel('household', buffer);
 }, 120_000);
 
 const synthetic = () =>

@@ -3,7 +3,7 @@ import { type Trajectory, transitions } from '../../core/types.ts';
 import { LlmTimeoutError } from '../../llm/errors.ts';
 import { MockLlm } from '../../llm/mock-llm.ts';
 import { teacherReasoning } from '../../replay/annotations.ts';
-import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../../replay/sqlite-buffer.ts';
 import { relabel, webshopTrajectories } from '../../replay/testing/fixtures.ts';
 import { annotateBuffer } from './annotate.ts';
 
@@ -15,16 +15,19 @@ beforeAll(async () => {
   total = offline.flatMap(transitions).length;
 });
 
-async function freshBuffer(): Promise<ReplayBuffer> {
-  const buffer = ReplayBuffer.open();
+async function freshBuffer(): Promise<SqliteReplayBuffer> {
+  const buffer = SqliteReplayBuffer.open();
   await buffer.add(offline);
   await buffer.add(relabel(offline.slice(0, 2), 'synthetic', 'dream'));
   return buffer;
 }
 
 /** Teacher reasoning of every real transition, in buffer order. */
-function stored(buffer: ReplayBuffer): Array<string | undefined> {
-  return offline.flatMap((t) => buffer.trajectoryTransitions(t.id).map(teacherReasoning));
+async function stored(buffer: SqliteReplayBuffer): Promise<Array<string | undefined>> {
+  const reasonings: Array<string | undefined> = [];
+  for (const t of offline)
+    reasonings.push(...(await buffer.trajectoryTransitions(t.id)).map(teacherReasoning));
+  return reasonings;
 }
 
 const teacher = () =>
@@ -36,7 +39,7 @@ describe('annotateBuffer', () => {
     const llm = teacher();
     const first = await annotateBuffer({ buffer, llm, limit: 5, concurrency: 2 });
     expect(first).toMatchObject({ total, annotated: 5, alreadyAnnotated: 0, failed: 0 });
-    const afterFirst = stored(buffer);
+    const afterFirst = await stored(buffer);
     expect(afterFirst.filter((r) => r !== undefined)).toHaveLength(5);
 
     const second = await annotateBuffer({ buffer, llm });
@@ -46,16 +49,16 @@ describe('annotateBuffer', () => {
       annotated: total - 5,
       alreadyAnnotated: 5,
     });
-    const afterSecond = stored(buffer);
+    const afterSecond = await stored(buffer);
     expect(afterSecond.every((r) => r !== undefined && /^explanation \d+$/.test(r))).toBe(true);
     expect(afterSecond.slice(0, 5)).toEqual(afterFirst.slice(0, 5));
     expect(llm.requests).toHaveLength(total);
     // Synthetic transitions are never sent; the policy's own reasoning is left as it was.
     const [trajectory] = offline as [Trajectory];
-    expect(buffer.trajectoryTransitions(`dream-${trajectory.id}`).map(teacherReasoning)).toEqual(
-      trajectory.steps.map(() => undefined),
-    );
-    expect(buffer.trajectoryTransitions(trajectory.id).map((t) => t.reasoning)).toEqual(
+    expect(
+      (await buffer.trajectoryTransitions(`dream-${trajectory.id}`)).map(teacherReasoning),
+    ).toEqual(trajectory.steps.map(() => undefined));
+    expect((await buffer.trajectoryTransitions(trajectory.id)).map((t) => t.reasoning)).toEqual(
       trajectory.steps.map((s) => s.reasoning),
     );
   });
@@ -70,11 +73,11 @@ describe('annotateBuffer', () => {
     };
     const [before] = await buffer.retrieve(key, 1);
     expect(before && teacherReasoning(before)).toBeUndefined();
-    buffer.setTeacherReasoning(before?.id ?? -1, 'because');
+    await buffer.setTeacherReasoning(before?.id ?? -1, 'because');
     const [after] = await buffer.retrieve(key, 1);
     expect(after?.id).toBe(before?.id);
     expect(after && teacherReasoning(after)).toBe('because');
-    expect(() => buffer.setTeacherReasoning(10 ** 9, 'x')).toThrow(/has no transition/);
+    await expect(buffer.setTeacherReasoning(10 ** 9, 'x')).rejects.toThrow(/has no transition/);
   });
 
   it('asks with the real outcome, in a prompt unlike the prediction prompt', async () => {
@@ -101,18 +104,17 @@ describe('annotateBuffer', () => {
     const result = await annotateBuffer({ buffer, llm: flaky, limit: 6, concurrency: 1 });
     expect(result).toMatchObject({ annotated: 4, failed: 2 });
     expect(result.lastError).toContain('unusable answer');
-    expect(
-      stored(buffer)
-        .slice(0, 6)
-        .map((r) => r !== undefined),
-    ).toEqual([true, false, true, false, true, true]);
+    expect((await stored(buffer)).slice(0, 6).map((r) => r !== undefined)).toEqual([
+      true,
+      false,
+      true,
+      false,
+      true,
+      true,
+    ]);
     const rerun = await annotateBuffer({ buffer, llm: teacher(), limit: 2 });
     expect(rerun).toMatchObject({ annotated: 2, alreadyAnnotated: 2, visited: 4 });
-    expect(
-      stored(buffer)
-        .slice(0, 6)
-        .every((r) => r !== undefined),
-    ).toBe(true);
+    expect((await stored(buffer)).slice(0, 6).every((r) => r !== undefined)).toBe(true);
   });
 
   it('stops after too many failures in a row instead of grinding through the buffer', async () => {

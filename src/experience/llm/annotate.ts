@@ -117,7 +117,7 @@ export async function annotateBuffer(options: AnnotateOptions): Promise<Annotate
   const maxConsecutiveFailures = options.maxConsecutiveFailures ?? 20;
   const sampling = { temperature: options.temperature ?? 0, maxTokens: options.maxTokens ?? 1024 };
   const result: AnnotateResult = {
-    total: realStepCount(buffer, env),
+    total: await realStepCount(buffer, env),
     visited: 0,
     annotated: 0,
     alreadyAnnotated: 0,
@@ -127,8 +127,8 @@ export async function annotateBuffer(options: AnnotateOptions): Promise<Annotate
   let failuresInARow = 0;
   let crashed = false;
 
-  function* unannotated(): Generator<RealStep> {
-    for (const step of realSteps(buffer, env)) {
+  async function* unannotated(): AsyncGenerator<RealStep> {
+    for await (const step of realSteps(buffer, env)) {
       result.visited++;
       if (teacherReasoning(step.transition) === undefined) yield step;
       else result.alreadyAnnotated++;
@@ -138,9 +138,10 @@ export async function annotateBuffer(options: AnnotateOptions): Promise<Annotate
 
   const worker = async () => {
     while (!crashed && result.stoppedEarly === undefined && sent < limit) {
-      const job = jobs.next();
-      if (job.done) return;
+      // Counted before the wait, so that workers waiting together never pass the limit.
       sent++;
+      const job = await jobs.next();
+      if (job.done) return;
       try {
         const { json } = await llm.chat({
           messages: annotationMessages(job.value, prompt),
@@ -148,7 +149,7 @@ export async function annotateBuffer(options: AnnotateOptions): Promise<Annotate
           schemaName: 'reasoning',
           ...sampling,
         });
-        buffer.setTeacherReasoning(job.value.transition.id, json.reasoning.trim());
+        await buffer.setTeacherReasoning(job.value.transition.id, json.reasoning.trim());
         result.annotated++;
         failuresInARow = 0;
       } catch (error) {

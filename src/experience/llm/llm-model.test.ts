@@ -8,7 +8,7 @@ import { LlmOutputError } from '../../llm/errors.ts';
 import { MockLlm } from '../../llm/mock-llm.ts';
 import { ResilientLlmClient } from '../../llm/resilient-client.ts';
 import { LlmStats } from '../../llm/stats.ts';
-import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../../replay/sqlite-buffer.ts';
 import type { RetrievedTransition } from '../../replay/stored-transition.ts';
 import { webshopTrajectories } from '../../replay/testing/fixtures.ts';
 import type { ExperienceRequest } from '../experience-model.ts';
@@ -17,11 +17,11 @@ import { LlmExperienceModel } from './llm-model.ts';
 import { REAL } from './real-steps.ts';
 
 let offline: Trajectory[];
-let buffer: ReplayBuffer;
+let buffer: SqliteReplayBuffer;
 
 beforeAll(async () => {
   offline = await webshopTrajectories(40, 1);
-  buffer = ReplayBuffer.open();
+  buffer = SqliteReplayBuffer.open();
   await buffer.add(offline);
 });
 

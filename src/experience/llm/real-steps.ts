@@ -15,9 +15,10 @@ export interface RealStep {
  * episode, oldest first. Reads one trajectory at a time, so the caller may write to the buffer
  * (store reasoning) between steps.
  */
-export function* realSteps(buffer: ReplayBuffer, env?: string): Generator<RealStep> {
-  for (const id of buffer.trajectoryIds({ provenance: REAL, ...(env !== undefined && { env }) })) {
-    const stored = buffer.trajectoryTransitions(id);
+export async function* realSteps(buffer: ReplayBuffer, env?: string): AsyncGenerator<RealStep> {
+  const ids = await buffer.trajectoryIds({ provenance: REAL, ...(env !== undefined && { env }) });
+  for (const id of ids) {
+    const stored = await buffer.trajectoryTransitions(id);
     const steps = stored.map(asStep);
     for (const [t, transition] of stored.entries())
       yield { transition, history: steps.slice(0, t) };
@@ -25,9 +26,9 @@ export function* realSteps(buffer: ReplayBuffer, env?: string): Generator<RealSt
 }
 
 /** The number of real transitions `realSteps` walks, from the buffer's counts. */
-export function realStepCount(buffer: ReplayBuffer, env?: string): number {
+export async function realStepCount(buffer: ReplayBuffer, env?: string): Promise<number> {
   let count = 0;
-  for (const [family, byProvenance] of Object.entries(buffer.stats().byEnv)) {
+  for (const [family, byProvenance] of Object.entries((await buffer.stats()).byEnv)) {
     if (env !== undefined && family !== env) continue;
     for (const provenance of REAL) count += byProvenance[provenance]?.transitions ?? 0;
   }

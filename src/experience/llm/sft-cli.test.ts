@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/testing/run-cli.ts';
 import { transitions } from '../../core/types.ts';
 import { FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
-import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../../replay/sqlite-buffer.ts';
 import { webshopTrajectories } from '../../replay/testing/fixtures.ts';
 import type { SftExample } from './sft-export.ts';
 
@@ -24,7 +24,7 @@ describe('dreamgym annotate and export-sft', () => {
     });
     const trajectories = await webshopTrajectories(4, 5);
     count = trajectories.flatMap(transitions).length;
-    const buffer = ReplayBuffer.open({ path: db });
+    const buffer = SqliteReplayBuffer.open({ path: db });
     await buffer.add(trajectories);
     await buffer.close();
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Trajectory, transitions } from '../../core/types.ts';
 import { MockLlm } from '../../llm/mock-llm.ts';
-import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../../replay/sqlite-buffer.ts';
 import { relabel, webshopTrajectories } from '../../replay/testing/fixtures.ts';
 import { SyntheticEnv } from '../synthetic-env.ts';
 import { toAnswer } from './answer.ts';
@@ -13,13 +13,13 @@ import { REAL } from './real-steps.ts';
 import { exportSft, type SftExample, UNANNOTATED_REASONING } from './sft-export.ts';
 
 let offline: Trajectory[];
-let buffer: ReplayBuffer;
+let buffer: SqliteReplayBuffer;
 const dir = mkdtempSync(join(tmpdir(), 'dreamgym-sft-'));
 
 /** Annotates every transition of `trajectory` with a recognisable reasoning. */
-function annotate(trajectory: Trajectory): void {
-  for (const t of buffer.trajectoryTransitions(trajectory.id))
-    buffer.setTeacherReasoning(t.id, `why ${trajectory.id} step ${t.t}`);
+async function annotate(trajectory: Trajectory): Promise<void> {
+  for (const t of await buffer.trajectoryTransitions(trajectory.id))
+    await buffer.setTeacherReasoning(t.id, `why ${trajectory.id} step ${t.t}`);
 }
 
 function readExamples(path: string): SftExample[] {
@@ -31,11 +31,11 @@ function readExamples(path: string): SftExample[] {
 
 beforeAll(async () => {
   offline = await webshopTrajectories(30, 1);
-  buffer = ReplayBuffer.open();
+  buffer = SqliteReplayBuffer.open();
   await buffer.add(offline);
   // Synthetic experience is never training data for the experience model.
   await buffer.add(relabel(offline.slice(0, 3), 'synthetic', 'dream'));
-  for (const trajectory of offline.slice(0, 10)) annotate(trajectory);
+  for (const trajectory of offline.slice(0, 10)) await annotate(trajectory);
 });
 
 describe('exportSft', () => {

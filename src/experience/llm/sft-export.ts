@@ -61,14 +61,14 @@ export async function exportSft(options: SftExportOptions): Promise<SftExportRes
   const { buffer, env, onProgress } = options;
   const prompt = resolvePromptOptions(options);
   const k = options.k ?? 4;
-  const total = realStepCount(buffer, env);
+  const total = await realStepCount(buffer, env);
   const result: SftExportResult = { written: 0, unannotatedWritten: 0, unannotatedSkipped: 0 };
   await mkdir(dirname(options.out), { recursive: true });
   const partial = `${options.out}.partial`;
   const file = await open(partial, 'w');
   let visited = 0;
   try {
-    for (const step of realSteps(buffer, env)) {
+    for await (const step of realSteps(buffer, env)) {
       if (++visited % 100 === 0) onProgress?.({ ...result, visited, total });
       const recorded = teacherReasoning(step.transition);
       const reasoning = recorded ?? (options.allowUnannotated ? UNANNOTATED_REASONING : undefined);

@@ -12,7 +12,7 @@ import { forumTasks } from '../../envs/web/sites/forum/forum-tasks.ts';
 import { evaluateTask } from '../../envs/web/webarena/evaluate.ts';
 import { teacherForced } from '../../pipeline/fidelity.ts';
 import { ForumExpert } from '../../policy/experts/forum-expert.ts';
-import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../../replay/sqlite-buffer.ts';
 import { collect } from '../../rl/collect.ts';
 import { llmFreeModel } from '../llm-free.ts';
 
@@ -58,10 +58,10 @@ describe('the web experience model on real forum pages', () => {
   });
 
   it('replays the episodes it learnt from exactly: pages, admissible actions and rewards', async () => {
-    const buffer = ReplayBuffer.open();
+    const buffer = SqliteReplayBuffer.open();
     try {
       await buffer.add(episodes);
-      const model = llmFreeModel('web:forum', buffer);
+      const model = await llmFreeModel('web:forum', buffer);
       const report = await teacherForced({ model, buffer, trajectories: episodes });
       expect(report.exactMatch).toBe(1);
       expect(report.actionF1).toBe(1);

@@ -5,27 +5,30 @@ import type { Task, Trajectory } from '../../core/types.ts';
 import { runEnvConformance } from '../../envs/conformance.ts';
 import { TimeLimit } from '../../envs/wrappers/time-limit.ts';
 import { actionKind, teacherForced } from '../../pipeline/fidelity.ts';
-import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { SqliteReplayBuffer } from '../../replay/sqlite-buffer.ts';
+import type { ExperienceModel } from '../experience-model.ts';
 import { isWebFamily, llmFreeModel } from '../llm-free.ts';
 import { SyntheticEnv } from '../synthetic-env.ts';
 import { tinyForumTrajectories } from './testing/tiny-forum.ts';
 import { WebExperienceModel } from './web-model.ts';
 
 let offline: Trajectory[];
-let buffer: ReplayBuffer;
+let buffer: SqliteReplayBuffer;
 let tasks: Task[];
 
 beforeAll(async () => {
   offline = tinyForumTrajectories();
-  buffer = ReplayBuffer.open();
+  buffer = SqliteReplayBuffer.open();
   await buffer.add(offline);
   tasks = offline.map((t) => t.task);
+  model = await llmFreeModel('web:tiny', buffer);
 });
 
+let model: ExperienceModel;
 const synthetic = () =>
   new SyntheticEnv({
     env: 'web:tiny',
-    model: llmFreeModel('web:tiny', buffer),
+    model,
     buffer,
     tasks: { tasks: () => tasks },
   });
@@ -40,16 +43,16 @@ runEnvConformance(
 );
 
 describe('the web families in the LLM-free dispatch and fidelity', () => {
-  it('gives web families the web model', () => {
+  it('gives web families the web model', async () => {
     expect(isWebFamily('web:forum')).toBe(true);
     expect(isWebFamily('webarena@configs/x.json')).toBe(true);
     expect(isWebFamily('webshop')).toBe(false);
-    expect(llmFreeModel('web:tiny', buffer)).toBeInstanceOf(WebExperienceModel);
+    expect(await llmFreeModel('web:tiny', buffer)).toBeInstanceOf(WebExperienceModel);
   });
 
   it('replays the real episodes teacher-forced, exactly where the buffer saw them', async () => {
     const report = await teacherForced({
-      model: llmFreeModel('web:tiny', buffer),
+      model: await llmFreeModel('web:tiny', buffer),
       buffer,
       trajectories: offline,
     });

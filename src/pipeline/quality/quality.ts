@@ -3,7 +3,7 @@ import type { ExperienceModel } from '../../experience/experience-model.ts';
 import type { LlmClient } from '../../llm/client.ts';
 import { LlmError } from '../../llm/errors.ts';
 import type { Policy } from '../../policy/policy.ts';
-import { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { ReplayBuffer } from '../../replay/open-buffer.ts';
 import { TransitionEncoder } from '../../replay/transition-encoder.ts';
 import { type Estimate, meanInterval } from '../../report/stats.ts';
 import { collect } from '../../rl/collect.ts';
@@ -96,8 +96,8 @@ export async function runQuality(o: QualityOptions): Promise<QualityResult> {
   const log = o.onProgress ?? (() => {});
   const lens = lensFor(o.setup.name);
   const vocabulary = entityVocabulary(o.offline, lens);
-  const buffer = ReplayBuffer.open({ encoder: new TransitionEncoder() });
-  const empty = ReplayBuffer.open({ encoder: new TransitionEncoder() });
+  const buffer = await ReplayBuffer.open({ encoder: new TransitionEncoder() });
+  const empty = await ReplayBuffer.open({ encoder: new TransitionEncoder() });
   try {
     await buffer.add([...o.offline]);
     const model = await o.model(buffer);

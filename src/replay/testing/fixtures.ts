@@ -26,3 +26,10 @@ export function relabel(
 ): Trajectory[] {
   return trajectories.map((t) => ({ ...t, id: `${tag}-${t.id}`, provenance }));
 }
+
+/** Everything an async iterable yields, in order (`Array.fromAsync` arrived after Node 20). */
+export async function toArray<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}

@@ -9,9 +9,9 @@ import { isSuccess, type Trajectory, transitions } from '../core/types.ts';
 import { encodeTrajectory } from '../data/trajectory-format.ts';
 import { HashingEmbedder } from '../embed/hashing-embedder.ts';
 import { exportJsonl, importJsonl } from './jsonl.ts';
-import { ReplayBuffer } from './replay-buffer.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { relabel, webshopTrajectories } from './testing/fixtures.ts';
+import { SqliteReplayBuffer } from './sqlite-buffer.ts';
+import { relabel, toArray, webshopTrajectories } from './testing/fixtures.ts';
 import { ThreadedTransitionEncoder } from './threaded-encoder.ts';
 import { TransitionEncoder } from './transition-encoder.ts';
 
@@ -24,15 +24,15 @@ beforeAll(async () => {
   synthetic = relabel(real.slice(0, 30), 'synthetic', 'syn');
 });
 
-describe('ReplayBuffer', () => {
+describe('SqliteReplayBuffer', () => {
   it('stores trajectories with provenance, skips duplicates and counts them', async () => {
-    const buffer = ReplayBuffer.open();
+    const buffer = SqliteReplayBuffer.open();
     expect(await buffer.add(real)).toEqual({ added: 60, skipped: 0 });
     expect(await buffer.add([...real.slice(0, 5), ...synthetic])).toEqual({
       added: 30,
       skipped: 5,
     });
-    const stats = buffer.stats();
+    const stats = await buffer.stats();
     const steps = (ts: Trajectory[]) => ts.reduce((s, t) => s + t.steps.length, 0);
     expect(stats.trajectories).toBe(90);
     expect(stats.transitions).toBe(steps(real) + steps(synthetic));
@@ -47,15 +47,15 @@ describe('ReplayBuffer', () => {
   });
 
   it('rebuilds every trajectory exactly as added', async () => {
-    const buffer = ReplayBuffer.open();
+    const buffer = SqliteReplayBuffer.open();
     await buffer.add([...real, ...synthetic]);
-    expect([...buffer.trajectories()]).toEqual([...real, ...synthetic]);
-    expect([...buffer.trajectories({ provenance: 'synthetic' })]).toEqual(synthetic);
+    expect(await toArray(buffer.trajectories())).toEqual([...real, ...synthetic]);
+    expect(await toArray(buffer.trajectories({ provenance: 'synthetic' }))).toEqual(synthetic);
     await buffer.close();
   });
 
   it('retrieves the exact duplicate of a stored transition first', async () => {
-    const buffer = ReplayBuffer.open();
+    const buffer = SqliteReplayBuffer.open();
     await buffer.add(real);
     for (const trajectory of real.slice(0, 10)) {
       for (const transition of transitions(trajectory)) {
@@ -75,9 +75,9 @@ describe('ReplayBuffer', () => {
   ])(
     'honours the env, provenance, success and exclude filters (%s search)',
     async (mode, annThreshold) => {
-      const buffer = ReplayBuffer.open({ annThreshold });
+      const buffer = SqliteReplayBuffer.open({ annThreshold });
       await buffer.add([...real, ...synthetic]);
-      expect(buffer.stats().retrieval).toBe(mode.toLowerCase());
+      expect((await buffer.stats()).retrieval).toBe(mode.toLowerCase());
       const [key] = transitions(real[0] as Trajectory);
       if (!key) throw new Error('empty trajectory');
       const onlySynthetic = await buffer.retrieve(key, 8, { provenance: 'synthetic' });
@@ -107,11 +107,11 @@ describe('ReplayBuffer', () => {
 
   it('indexes real and synthetic transitions apart, the synthetic index once asked for', async () => {
     const steps = (ts: Trajectory[]) => ts.reduce((n, t) => n + t.steps.length, 0);
-    const buffer = ReplayBuffer.open({ annThreshold: 50 });
+    const buffer = SqliteReplayBuffer.open({ annThreshold: 50 });
     await buffer.add(real);
     await buffer.add(synthetic);
     // Synthetic write-backs do not enter the index real demonstrations are searched in.
-    expect(buffer.stats().annIndexed).toEqual({ real: steps(real), synthetic: null });
+    expect((await buffer.stats()).annIndexed).toEqual({ real: steps(real), synthetic: null });
     const key = transitions(synthetic[2] as Trajectory)[1] as NonNullable<
       ReturnType<typeof transitions>[number]
     >;
@@ -119,8 +119,10 @@ describe('ReplayBuffer', () => {
     expect(exactly[0]?.trajectoryId).toBe(synthetic[2]?.id);
     expect(exactly.every((r) => r.provenance === 'synthetic')).toBe(true);
     // The first search for synthetic neighbours started building their index.
-    await vi.waitFor(() => expect(buffer.stats().annIndexed.synthetic).toBe(steps(synthetic)));
-    expect(buffer.stats().annIndexed.real).toBe(steps(real));
+    await vi.waitFor(async () =>
+      expect((await buffer.stats()).annIndexed.synthetic).toBe(steps(synthetic)),
+    );
+    expect((await buffer.stats()).annIndexed.real).toBe(steps(real));
     const [best] = await buffer.retrieve(key, 4, { provenance: 'synthetic' });
     expect(best?.trajectoryId).toBe(synthetic[2]?.id);
     expect(best?.similarity).toBeCloseTo(1, 4);
@@ -143,7 +145,7 @@ describe('ReplayBuffer', () => {
         return inner.encode(keys);
       },
     };
-    const buffer = ReplayBuffer.open({ encoder });
+    const buffer = SqliteReplayBuffer.open({ encoder });
     await buffer.add(real.slice(0, 30));
     const key = transitions(real[1] as Trajectory)[0] as NonNullable<
       ReturnType<typeof transitions>[number]
@@ -165,29 +167,33 @@ describe('ReplayBuffer', () => {
   });
 
   it('samples with the asked real/synthetic mix and recency weighting', async () => {
-    const buffer = ReplayBuffer.open();
+    const buffer = SqliteReplayBuffer.open();
     await buffer.add([...real, ...synthetic]);
-    const sample = buffer.sample(4000, { realShare: 0.25, rng: new Rng(1) });
+    const sample = await buffer.sample(4000, { realShare: 0.25, rng: new Rng(1) });
     const realShare = sample.filter((s) => s.provenance !== 'synthetic').length / sample.length;
     expect(realShare).toBeGreaterThan(0.22);
     expect(realShare).toBeLessThan(0.28);
-    const uniform = buffer.sample(4000, { realShare: 1, rng: new Rng(2) });
-    const recent = buffer.sample(4000, { realShare: 1, recencyHalfLife: 20, rng: new Rng(2) });
+    const uniform = await buffer.sample(4000, { realShare: 1, rng: new Rng(2) });
+    const recent = await buffer.sample(4000, {
+      realShare: 1,
+      recencyHalfLife: 20,
+      rng: new Rng(2),
+    });
     const meanId = (xs: { id: number }[]) => xs.reduce((s, x) => s + x.id, 0) / xs.length;
     expect(meanId(recent)).toBeGreaterThan(meanId(uniform) + 50);
-    expect(buffer.sample(10, { env: 'household' })).toEqual([]);
-    expect(() => buffer.sample(10, { realShare: 2 })).toThrow(/realShare/);
+    expect(await buffer.sample(10, { env: 'household' })).toEqual([]);
+    await expect(buffer.sample(10, { realShare: 2 })).rejects.toThrow(/realShare/);
     await buffer.close();
   });
 
   it('switches to the ANN index above the threshold, with high recall, and persists it', async () => {
     const path = join(tempDir(), 'buffer.db');
-    const buffer = ReplayBuffer.open({ path, annThreshold: 100 });
+    const buffer = SqliteReplayBuffer.open({ path, annThreshold: 100 });
     await buffer.add(real.slice(0, 10));
-    expect(buffer.stats().retrieval).toBe('exact');
+    expect((await buffer.stats()).retrieval).toBe('exact');
     await buffer.add(real.slice(10));
-    expect(buffer.stats().retrieval).toBe('ann');
-    const exact = ReplayBuffer.open();
+    expect((await buffer.stats()).retrieval).toBe('ann');
+    const exact = SqliteReplayBuffer.open();
     await exact.add(real);
     let hits = 0;
     let total = 0;
@@ -205,8 +211,8 @@ describe('ReplayBuffer', () => {
     await buffer.close();
     await exact.close();
 
-    const reopened = ReplayBuffer.open({ path, annThreshold: 100 });
-    expect(reopened.stats().retrieval).toBe('ann');
+    const reopened = SqliteReplayBuffer.open({ path, annThreshold: 100 });
+    expect((await reopened.stats()).retrieval).toBe('ann');
     await reopened.add(synthetic);
     const [key] = transitions(synthetic[3] as Trajectory);
     const [best] = await reopened.retrieve(key as NonNullable<typeof key>, 3, {
@@ -219,14 +225,14 @@ describe('ReplayBuffer', () => {
   it("discards an index file that is not this database's and rebuilds it", async () => {
     const dir = tempDir();
     const path = join(dir, 'buffer.db');
-    const first = ReplayBuffer.open({ path, annThreshold: 50 });
+    const first = SqliteReplayBuffer.open({ path, annThreshold: 50 });
     await first.add(real);
     await first.close();
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
     expect(existsSync(`${path}.real.usearch`)).toBe(true);
-    const second = ReplayBuffer.open({ path, annThreshold: 50 });
+    const second = SqliteReplayBuffer.open({ path, annThreshold: 50 });
     await second.add(synthetic);
-    expect(second.stats().retrieval).toBe('ann');
+    expect((await second.stats()).retrieval).toBe('ann');
     const [key] = transitions(synthetic[0] as Trajectory);
     const hits = await second.retrieve(key as NonNullable<typeof key>, 5);
     expect(hits[0]?.similarity).toBeCloseTo(1, 4);
@@ -236,13 +242,13 @@ describe('ReplayBuffer', () => {
 
   it('catches the index up with transitions added after its last save (a crash before close)', async () => {
     const path = join(tempDir(), 'buffer.db');
-    const first = ReplayBuffer.open({ path, annThreshold: 50 });
+    const first = SqliteReplayBuffer.open({ path, annThreshold: 50 });
     await first.add(real);
     await first.close();
-    const crashed = ReplayBuffer.open({ path, annThreshold: 50 });
+    const crashed = SqliteReplayBuffer.open({ path, annThreshold: 50 });
     await crashed.add(synthetic);
     // No close(): the index file still holds only the real transitions.
-    const reopened = ReplayBuffer.open({ path, annThreshold: 50 });
+    const reopened = SqliteReplayBuffer.open({ path, annThreshold: 50 });
     for (const trajectory of synthetic.slice(0, 5)) {
       const [key] = transitions(trajectory);
       const [best] = await reopened.retrieve(key as NonNullable<typeof key>, 3, {
@@ -257,14 +263,16 @@ describe('ReplayBuffer', () => {
   it('writes a bulk add in chunks, all or nothing, and holds readers off meanwhile', async () => {
     const gate = gatedEncoder();
     const gated = gate.encoder;
-    const chunked = ReplayBuffer.open({ chunkSize: 20, encoder: gated });
-    const whole = ReplayBuffer.open({ chunkSize: 1_000_000 });
+    const chunked = SqliteReplayBuffer.open({ chunkSize: 20, encoder: gated });
+    const whole = SqliteReplayBuffer.open({ chunkSize: 1_000_000 });
     const adding = chunked.add([...real, ...synthetic]);
     await gate.started;
     await new Promise((resolve) => setImmediate(resolve));
     // Pipelined: the second chunk is sent to the encoder before the first is written.
     expect(gate.calls).toBe(2);
-    expect(() => chunked.stats()).toThrow(/while add\(\) is writing a bulk batch.*await the add/);
+    await expect(chunked.stats()).rejects.toThrow(
+      /while add\(\) is writing a bulk batch.*await the add/,
+    );
     const key = transitions(synthetic[7] as Trajectory)[1] as NonNullable<
       ReturnType<typeof transitions>[number]
     >;
@@ -274,7 +282,7 @@ describe('ReplayBuffer', () => {
     await adding;
     expect((await during)[0]?.trajectoryId).toBe(synthetic[7]?.id);
     await whole.add([...real, ...synthetic]);
-    expect([...chunked.trajectories()]).toEqual([...whole.trajectories()]);
+    expect(await toArray(chunked.trajectories())).toEqual(await toArray(whole.trajectories()));
     // Inserts skip foreign-key checks for speed; every reference must still hold.
     for (const buffer of [chunked, whole]) expect(buffer.foreignKeyViolations()).toEqual([]);
     expect(await chunked.retrieve(key, 8)).toEqual(await whole.retrieve(key, 8));
@@ -283,7 +291,7 @@ describe('ReplayBuffer', () => {
     const broken = relabel(real, 'real-online', 'broken');
     (broken[50] as { policyId: unknown }).policyId = null;
     await expect(chunked.add(broken)).rejects.toThrow(/NOT NULL/);
-    expect(chunked.stats().trajectories).toBe(90);
+    expect((await chunked.stats()).trajectories).toBe(90);
     expect(await chunked.add(relabel(real, 'real-online', 'fine'))).toEqual({
       added: 60,
       skipped: 0,
@@ -295,9 +303,13 @@ describe('ReplayBuffer', () => {
   it('a retrieval during a bulk add into an ANN-backed buffer sees the batch in the index', async () => {
     const gate = gatedEncoder();
     gate.holding = false;
-    const buffer = ReplayBuffer.open({ chunkSize: 20, annThreshold: 50, encoder: gate.encoder });
+    const buffer = SqliteReplayBuffer.open({
+      chunkSize: 20,
+      annThreshold: 50,
+      encoder: gate.encoder,
+    });
     await buffer.add(real.slice(0, 20));
-    expect(buffer.stats().retrieval).toBe('ann');
+    expect((await buffer.stats()).retrieval).toBe('ann');
     gate.holding = true;
     const adding = buffer.add(real.slice(20));
     await gate.started;
@@ -316,10 +328,10 @@ describe('ReplayBuffer', () => {
   it('indexes vectors embedded on the worker thread (views into one buffer) correctly', async () => {
     const encoder = new ThreadedTransitionEncoder({ minWorkerBatch: 10 });
     await encoder.warm();
-    const buffer = ReplayBuffer.open({ annThreshold: 100, chunkSize: 80, encoder });
+    const buffer = SqliteReplayBuffer.open({ annThreshold: 100, chunkSize: 80, encoder });
     await buffer.add(real); // past the threshold: the index is built from the database
     await buffer.add(synthetic); // in ANN mode: the worker's vectors go straight into the index
-    expect(buffer.stats().retrieval).toBe('ann');
+    expect((await buffer.stats()).retrieval).toBe('ann');
     for (const trajectory of synthetic.slice(0, 10)) {
       for (const transition of transitions(trajectory)) {
         const [best] = await buffer.retrieve(transition, 3, { provenance: 'synthetic' });
@@ -334,9 +346,9 @@ describe('ReplayBuffer', () => {
 
   it('refuses a database from a newer schema or another encoder, naming the fix', async () => {
     const path = join(tempDir(), 'buffer.db');
-    await ReplayBuffer.open({ path }).close();
+    await SqliteReplayBuffer.open({ path }).close();
     expect(() =>
-      ReplayBuffer.open({
+      SqliteReplayBuffer.open({
         path,
         encoder: new TransitionEncoder(new HashingEmbedder({ dimensions: 64 })),
       }),
@@ -344,7 +356,7 @@ describe('ReplayBuffer', () => {
     const db = new Database(path);
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
-    expect(() => ReplayBuffer.open({ path })).toThrow(/schema version 2.*Upgrade dreamgym/);
+    expect(() => SqliteReplayBuffer.open({ path })).toThrow(/schema version 2.*Upgrade dreamgym/);
   });
 });
 
@@ -354,13 +366,13 @@ describe('JSONL import and export', () => {
       yield* real.slice(0, 20);
       yield* [...real.slice(10, 60), ...synthetic];
     }
-    const streamed = ReplayBuffer.open({ chunkSize: 7, annThreshold: 100 });
+    const streamed = SqliteReplayBuffer.open({ chunkSize: 7, annThreshold: 100 });
     await streamed.add(real.slice(0, 5));
     expect(await streamed.addStream(source())).toEqual({ added: 85, skipped: 15 });
-    const added = ReplayBuffer.open({ annThreshold: 100 });
+    const added = SqliteReplayBuffer.open({ annThreshold: 100 });
     await added.add([...real, ...synthetic]);
-    expect([...streamed.trajectories()]).toEqual([...added.trajectories()]);
-    expect(streamed.stats().retrieval).toBe('ann');
+    expect(await toArray(streamed.trajectories())).toEqual(await toArray(added.trajectories()));
+    expect((await streamed.stats()).retrieval).toBe('ann');
     const key = transitions(synthetic[4] as Trajectory)[0] as NonNullable<
       ReturnType<typeof transitions>[number]
     >;
@@ -373,12 +385,12 @@ describe('JSONL import and export', () => {
 
   it('round-trips through a file', async () => {
     const dir = tempDir();
-    const buffer = ReplayBuffer.open();
+    const buffer = SqliteReplayBuffer.open();
     await buffer.add([...real, ...synthetic]);
     expect(await exportJsonl(buffer, join(dir, 'all.jsonl'))).toBe(90);
-    const copy = ReplayBuffer.open();
+    const copy = SqliteReplayBuffer.open();
     expect(await importJsonl(copy, join(dir, 'all.jsonl'))).toEqual({ added: 90, skipped: 0 });
-    expect([...copy.trajectories()]).toEqual([...buffer.trajectories()]);
+    expect(await toArray(copy.trajectories())).toEqual(await toArray(buffer.trajectories()));
   });
 
   it('fails atomically on a malformed line, naming file and line', async () => {
@@ -387,11 +399,11 @@ describe('JSONL import and export', () => {
     lines.splice(3, 0, '{"format":"dreamgym.trajectory","version":1,"id":');
     writeFileSync(file, `${lines.join('\n')}\n`);
     // Small chunks: the lines before the bad one are written before it is read, then rolled back.
-    const buffer = ReplayBuffer.open({ chunkSize: 2 });
+    const buffer = SqliteReplayBuffer.open({ chunkSize: 2 });
     const error = await importJsonl(buffer, file).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataFormatError);
     expect((error as DataFormatError).message).toContain(`${file}:4`);
-    expect(buffer.stats().trajectories).toBe(0);
+    expect((await buffer.stats()).trajectories).toBe(0);
     expect(buffer.integrityCheck()).toBe('ok');
   });
 });

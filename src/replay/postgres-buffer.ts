@@ -1,0 +1,545 @@
+import * as crypto from 'node:crypto';
+import pg from 'pg';
+import {
+  finalReward,
+  isSuccess,
+  type Observation,
+  type Provenance,
+  type Step,
+  type StepInfo,
+  type Task,
+  type Trajectory,
+  transitions,
+} from '../core/types.ts';
+import { AnnIndex, type AnnOptions } from './ann-index.ts';
+import { admittedClasses, annSearch } from './ann-search.ts';
+import { type AnnClass, annClassOf } from './ann-sync.ts';
+import type { BufferStats } from './buffer-stats.ts';
+import { FilterIndex, type RetrieveFilter } from './filter-index.ts';
+import { migratePostgres, WRITE_LOCK } from './postgres-schema.ts';
+import type { AddResult, ReplayBuffer, TrajectoryFilter } from './replay-buffer.ts';
+import { drawIds, type SampleOptions } from './sampling.ts';
+import { BufferSchemaError } from './schema.ts';
+import type { RetrievedTransition, StoredTransition } from './stored-transition.ts';
+import { ThreadedTransitionEncoder } from './threaded-encoder.ts';
+import type { KeyEncoder, TransitionKey } from './transition-encoder.ts';
+
+/** Where a PostgreSQL buffer lives and how it embeds and indexes. */
+export interface PostgresBufferOptions {
+  /** `postgres://user[:password]@host[:port]/database`. */
+  url: string;
+  /** How transitions are embedded; default as for SQLite (hashing, 3 × 128 dimensions). */
+  encoder?: KeyEncoder;
+  /** Connections this process keeps. Default 4. */
+  poolSize?: number;
+  ann?: AnnOptions & { overfetch?: number };
+}
+
+/** Transitions read per query while the in-process index catches up with the table. */
+const CATCH_UP_ROWS = 5000;
+
+/**
+ * The replay buffer on PostgreSQL (≥ 13): one buffer shared by rollout workers, servers and
+ * collectors on many machines. Each add is one transaction; adds take a transaction-level advisory
+ * lock, so they commit one at a time in `rowid` order, which is what lets every process keep its
+ * own usearch index (one per provenance class, as SQLite's) in sync by the highest rowid it has
+ * seen: it catches up on open and before each search, so a retrieve after an add (any process's)
+ * sees it. Reads run concurrently with adds.
+ */
+export class PostgresReplayBuffer implements ReplayBuffer {
+  readonly path: string;
+  readonly encoder: KeyEncoder;
+  private readonly pool: pg.Pool;
+  private readonly ownsEncoder: boolean;
+  private readonly overfetch: number;
+  private readonly annOptions: AnnOptions;
+  private readonly indexes: Record<AnnClass, AnnIndex>;
+  private readonly filters = new FilterIndex();
+  /** Transition ids by provenance class and env, oldest first (for `sample`). */
+  private readonly pools = new Map<string, { real: number[]; synthetic: number[] }>();
+  private readonly tasks = new Map<string, Task>();
+  /** The in-process indexes hold every transition up to this rowid. */
+  private upTo = 0;
+  private catchingUp: Promise<void> | undefined;
+  private closed = false;
+
+  private constructor(options: PostgresBufferOptions, where: string) {
+    this.path = where;
+    this.encoder = options.encoder ?? new ThreadedTransitionEncoder();
+    this.ownsEncoder = options.encoder === undefined;
+    this.overfetch = options.ann?.overfetch ?? 16;
+    this.annOptions = options.ann ?? {};
+    this.pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4 });
+    this.pool.on('error', () => undefined); // an idle connection dropped; the next query reconnects
+    this.indexes = {
+      real: new AnnIndex(this.encoder.dimensions, this.annOptions),
+      synthetic: new AnnIndex(this.encoder.dimensions, this.annOptions),
+    };
+  }
+
+  /** Connects, creates or migrates the schema, checks the encoder and builds the index. */
+  static async open(options: PostgresBufferOptions): Promise<PostgresReplayBuffer> {
+    const buffer = new PostgresReplayBuffer(options, redactUrl(options.url));
+    try {
+      const client = await buffer.connect();
+      try {
+        await migratePostgres(client, buffer.path);
+        await client.query(
+          "INSERT INTO meta (key, value) VALUES ('encoder', $1) ON CONFLICT (key) DO NOTHING",
+          [buffer.encoder.id],
+        );
+        const stored = (await client.query("SELECT value FROM meta WHERE key = 'encoder'")).rows[0]
+          ?.value as string;
+        if (stored !== buffer.encoder.id) {
+          throw new BufferSchemaError(
+            `${buffer.path} holds vectors from encoder ${stored}, not ${buffer.encoder.id}; open it with the same embedder settings or build a new buffer.`,
+          );
+        }
+      } finally {
+        client.release();
+      }
+      await buffer.catchUp();
+      return buffer;
+    } catch (error) {
+      await buffer.pool.end();
+      if (buffer.ownsEncoder) await buffer.encoder.close?.();
+      throw error;
+    }
+  }
+
+  private async connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      throw new Error(
+        `cannot connect to the replay buffer at ${this.path}: ${(error as Error).message}. Check that the server runs and the URL (user, host, port, database) is right.`,
+        { cause: error },
+      );
+    }
+  }
+
+  add(trajectories: readonly Trajectory[]): Promise<AddResult> {
+    return this.addStream(inOrder(trajectories));
+  }
+
+  async addStream(source: AsyncIterable<Trajectory>): Promise<AddResult> {
+    this.assertOpen();
+    const client = await this.connect();
+    const counts: AddResult = { added: 0, skipped: 0 };
+    try {
+      await client.query('BEGIN');
+      // Adds commit one at a time, in rowid order: see the class comment.
+      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
+      const seen = new Set<string>();
+      let chunk: Trajectory[] = [];
+      for await (const t of source) {
+        if (seen.has(t.id)) {
+          counts.skipped++;
+          continue;
+        }
+        seen.add(t.id);
+        chunk.push(t);
+        if (chunk.length >= 256) {
+          await this.insert(client, chunk, counts);
+          chunk = [];
+        }
+      }
+      await this.insert(client, chunk, counts);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+    await this.catchUp();
+    return counts;
+  }
+
+  /** Writes the trajectories of `chunk` not stored yet, inside the caller's transaction. */
+  private async insert(
+    client: pg.PoolClient,
+    chunk: readonly Trajectory[],
+    counts: AddResult,
+  ): Promise<void> {
+    if (chunk.length === 0) return;
+    const known = new Set(
+      (
+        await client.query('SELECT id FROM trajectories WHERE id = ANY($1)', [
+          chunk.map((t) => t.id),
+        ])
+      ).rows.map((r) => r.id as string),
+    );
+    const fresh = chunk.filter((t) => !known.has(t.id));
+    counts.skipped += chunk.length - fresh.length;
+    counts.added += fresh.length;
+    if (fresh.length === 0) return;
+    const vectors = await this.encoder.encode(fresh.flatMap(transitions));
+    const observations = new Map<string, bigint>();
+    for (const t of fresh)
+      for (const o of [t.initial, ...t.steps.map((s) => s.observation)])
+        observations.set(JSON.stringify(o), hash(JSON.stringify(o)));
+    const jsons = [...observations.keys()];
+    await client.query(
+      `INSERT INTO observations (hash, json) SELECT * FROM unnest($1::bigint[], $2::text[])
+       ON CONFLICT (hash) DO NOTHING`,
+      [jsons.map((j) => String(observations.get(j))), jsons],
+    );
+    const ids = new Map<string, string>();
+    const found = await client.query(
+      'SELECT hash, id FROM observations WHERE hash = ANY($1::bigint[])',
+      [jsons.map((j) => String(observations.get(j)))],
+    );
+    const byHash = new Map(found.rows.map((r) => [String(r.hash), String(r.id)]));
+    for (const j of jsons) ids.set(j, byHash.get(String(observations.get(j))) as string);
+    const tasks = new Map(fresh.map((t) => [t.task.id, t.task]));
+    await client.query(
+      `INSERT INTO tasks (id, env, json) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+       ON CONFLICT (id) DO NOTHING`,
+      [
+        [...tasks.keys()],
+        [...tasks.values()].map((t) => t.env),
+        [...tasks.values()].map((t) => JSON.stringify(t)),
+      ],
+    );
+    const addedAt = new Date().toISOString();
+    let v = 0;
+    for (const t of fresh) {
+      const success = isSuccess(t);
+      const observationId = (o: Observation) => ids.get(JSON.stringify(o)) as string;
+      const trajectory = (
+        await client.query(
+          `INSERT INTO trajectories (id, env, task_id, provenance, policy_id, seed, started_at, ended_at, added_at,
+             initial_observation, steps, final_reward, success)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING rowid`,
+          [
+            t.id,
+            t.env,
+            t.task.id,
+            t.provenance,
+            t.policyId,
+            t.seed ?? null,
+            t.startedAt,
+            t.endedAt,
+            addedAt,
+            observationId(t.initial),
+            t.steps.length,
+            finalReward(t),
+            success,
+          ],
+        )
+      ).rows[0].rowid as string;
+      const states = [t.initial, ...t.steps.map((s) => s.observation)].map(observationId);
+      const embeddings = t.steps.map(() => {
+        const vector = vectors[v++] as Float32Array;
+        return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+      });
+      await client.query(
+        `INSERT INTO transitions (trajectory, t, state, action, next_state, reward, terminated, truncated,
+           reasoning, info, provenance, env, success, embedding)
+         SELECT $1, u.t, u.state, u.action, u.next_state, u.reward, u.terminated, u.truncated, u.reasoning,
+           u.info, $2, $3, $4, u.embedding
+         FROM unnest($5::int[], $6::bigint[], $7::text[], $8::bigint[], $9::float8[], $10::bool[], $11::bool[],
+           $12::text[], $13::text[], $14::bytea[])
+           AS u(t, state, action, next_state, reward, terminated, truncated, reasoning, info, embedding)
+         ORDER BY u.t`,
+        [
+          trajectory,
+          t.provenance,
+          t.env,
+          success,
+          t.steps.map((_, i) => i),
+          states.slice(0, -1),
+          t.steps.map((s) => s.action),
+          states.slice(1),
+          t.steps.map((s) => s.reward),
+          t.steps.map((s) => s.terminated),
+          t.steps.map((s) => s.truncated),
+          t.steps.map((s) => s.reasoning ?? null),
+          t.steps.map((s) => (s.info === undefined ? null : JSON.stringify(s.info))),
+          embeddings,
+        ],
+      );
+    }
+  }
+
+  /**
+   * Adds the transitions committed since the last catch-up (any process's) to the in-process
+   * indexes, filter columns and sampling pools. One catch-up runs at a time; callers share it.
+   */
+  private catchUp(): Promise<void> {
+    const run = (this.catchingUp ?? Promise.resolve()).then(() => this.catchUpNow());
+    this.catchingUp = run.catch(() => undefined);
+    return run;
+  }
+
+  private async catchUpNow(): Promise<void> {
+    for (;;) {
+      const { rows } = await this.pool.query(
+        `SELECT rowid, trajectory, provenance, env, success, embedding FROM transitions
+         WHERE rowid > $1 ORDER BY rowid LIMIT ${CATCH_UP_ROWS}`,
+        [this.upTo],
+      );
+      const byClass: Record<AnnClass, { keys: number[]; vectors: Float32Array[] }> = {
+        real: { keys: [], vectors: [] },
+        synthetic: { keys: [], vectors: [] },
+      };
+      for (const row of rows) {
+        const id = Number(row.rowid);
+        const trajectory = Number(row.trajectory);
+        const provenance = row.provenance as Provenance;
+        const blob = row.embedding as Buffer;
+        const annClass = annClassOf(provenance);
+        byClass[annClass].keys.push(id);
+        byClass[annClass].vectors.push(
+          new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)),
+        );
+        this.filters.addTrajectory(trajectory, row.env as string, provenance, row.success === true);
+        this.filters.addTransition(id, trajectory);
+        for (const key of ['*', row.env as string]) {
+          let pools = this.pools.get(key);
+          if (!pools) {
+            pools = { real: [], synthetic: [] };
+            this.pools.set(key, pools);
+          }
+          pools[annClass].push(id);
+        }
+        this.upTo = id;
+      }
+      for (const annClass of ['real', 'synthetic'] as const)
+        this.indexes[annClass].add(byClass[annClass].keys, byClass[annClass].vectors);
+      if (rows.length < CATCH_UP_ROWS) return;
+    }
+  }
+
+  async retrieve(
+    key: TransitionKey,
+    k: number,
+    filter: RetrieveFilter = {},
+  ): Promise<RetrievedTransition[]> {
+    this.assertOpen();
+    if (k <= 0) return [];
+    const [[vector]] = await Promise.all([this.encoder.encode([key]), this.catchUp()]);
+    const query = vector as Float32Array;
+    const excluded =
+      filter.excludeTrajectory === undefined
+        ? undefined
+        : Number(
+            (
+              await this.pool.query('SELECT rowid FROM trajectories WHERE id = $1', [
+                filter.excludeTrajectory,
+              ])
+            ).rows[0]?.rowid ?? -1,
+          );
+    const found: Array<{ key: number; distance: number }> = [];
+    for (const annClass of admittedClasses(filter)) {
+      const index = { annClass, ann: this.indexes[annClass], filters: this.filters };
+      // Too few candidates pass the filter: every transition of the class is a candidate.
+      const nearest =
+        annSearch(index, query, k, filter, excluded, this.overfetch) ??
+        annSearch(index, query, k, filter, excluded, Math.ceil(index.ann.size / k) + 1) ??
+        [];
+      found.push(...nearest);
+    }
+    const chosen = found.sort((a, b) => a.distance - b.distance).slice(0, k);
+    const rows = new Map((await this.fetch(chosen.map((c) => c.key))).map((r) => [r.id, r]));
+    return chosen.map((c) => ({
+      ...(rows.get(c.key) as StoredTransition),
+      similarity: 1 - c.distance,
+    }));
+  }
+
+  async sample(n: number, options: SampleOptions = {}): Promise<StoredTransition[]> {
+    this.assertOpen();
+    await this.catchUp();
+    const ids = drawIds(
+      this.pools.get(options.env ?? '*') ?? { real: [], synthetic: [] },
+      n,
+      options,
+    );
+    const byId = new Map((await this.fetch([...new Set(ids)])).map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id) as StoredTransition);
+  }
+
+  /** Transitions by rowid, in no particular order. */
+  private async fetch(ids: readonly number[]): Promise<StoredTransition[]> {
+    if (ids.length === 0) return [];
+    return this.fetchWhere('tr.rowid = ANY($1::bigint[])', ids);
+  }
+
+  /** Transitions passing a condition on one parameter, in step order. */
+  private async fetchWhere(where: string, param: unknown): Promise<StoredTransition[]> {
+    const { rows } = await this.pool.query(
+      `SELECT tr.rowid AS id, tr.t, tr.action, tr.reward, tr.terminated, tr.truncated, tr.reasoning, tr.info,
+         s.json AS state, n.json AS next_state, j.id AS trajectory_id, j.task_id, j.provenance, j.policy_id
+       FROM transitions tr
+         JOIN trajectories j ON j.rowid = tr.trajectory
+         JOIN observations s ON s.id = tr.state
+         JOIN observations n ON n.id = tr.next_state
+       WHERE ${where} ORDER BY tr.t`,
+      [param],
+    );
+    const out: StoredTransition[] = [];
+    for (const r of rows) {
+      const transition: StoredTransition = {
+        id: Number(r.id),
+        trajectoryId: r.trajectory_id,
+        provenance: r.provenance,
+        policyId: r.policy_id,
+        task: await this.task(r.task_id),
+        t: r.t,
+        state: JSON.parse(r.state) as Observation,
+        action: r.action,
+        nextState: JSON.parse(r.next_state) as Observation,
+        reward: r.reward,
+        terminated: r.terminated,
+        truncated: r.truncated,
+      };
+      if (r.reasoning !== null) transition.reasoning = r.reasoning;
+      if (r.info !== null) transition.info = JSON.parse(r.info) as StepInfo;
+      out.push(transition);
+    }
+    return out;
+  }
+
+  private async task(id: string): Promise<Task> {
+    let task = this.tasks.get(id);
+    if (!task) {
+      const { rows } = await this.pool.query('SELECT json FROM tasks WHERE id = $1', [id]);
+      task = JSON.parse(rows[0].json) as Task;
+      this.tasks.set(id, task);
+    }
+    return task;
+  }
+
+  async stats(): Promise<BufferStats> {
+    this.assertOpen();
+    const { rows } = await this.pool.query(
+      `SELECT env, provenance, COUNT(*)::int AS trajectories, SUM(steps)::int AS transitions,
+         AVG(success::int)::float8 AS success_rate
+       FROM trajectories GROUP BY env, provenance ORDER BY env, provenance`,
+    );
+    const byEnv: BufferStats['byEnv'] = {};
+    let trajectories = 0;
+    let transitionCount = 0;
+    let successes = 0;
+    for (const row of rows) {
+      byEnv[row.env] ??= {} as BufferStats['byEnv'][string];
+      (byEnv[row.env] as BufferStats['byEnv'][string])[row.provenance as Provenance] = {
+        trajectories: row.trajectories,
+        transitions: row.transitions,
+        successRate: row.success_rate,
+      };
+      trajectories += row.trajectories;
+      transitionCount += row.transitions;
+      successes += row.success_rate * row.trajectories;
+    }
+    const sizes = await this.pool.query(
+      `SELECT (SELECT COUNT(*) FROM observations)::int AS observations, pg_database_size(current_database())::float8 AS bytes`,
+    );
+    return {
+      trajectories,
+      transitions: transitionCount,
+      distinctObservations: sizes.rows[0].observations,
+      successRate: trajectories ? successes / trajectories : 0,
+      byEnv,
+      bytes: sizes.rows[0].bytes,
+      retrieval: 'ann',
+      annIndexed: { real: this.indexes.real.size, synthetic: this.indexes.synthetic.size },
+      encoder: this.encoder.id,
+    };
+  }
+
+  async *trajectories(filter: TrajectoryFilter = {}): AsyncGenerator<Trajectory> {
+    this.assertOpen();
+    for (const id of await this.trajectoryIds(filter)) {
+      const { rows } = await this.pool.query(
+        `SELECT j.id, j.env, j.task_id, j.provenance, j.policy_id, j.seed, j.started_at, j.ended_at, o.json AS initial
+         FROM trajectories j JOIN observations o ON o.id = j.initial_observation WHERE j.id = $1`,
+        [id],
+      );
+      const row = rows[0];
+      const steps = (await this.trajectoryTransitions(id)).map((s) => {
+        const step: Step = {
+          action: s.action,
+          observation: s.nextState,
+          reward: s.reward,
+          terminated: s.terminated,
+          truncated: s.truncated,
+        };
+        if (s.reasoning !== undefined) step.reasoning = s.reasoning;
+        if (s.info !== undefined) step.info = s.info;
+        return step;
+      });
+      const trajectory: Trajectory = {
+        id: row.id,
+        env: row.env,
+        task: await this.task(row.task_id),
+        initial: JSON.parse(row.initial) as Observation,
+        steps,
+        provenance: row.provenance,
+        policyId: row.policy_id,
+        startedAt: row.started_at,
+        endedAt: row.ended_at,
+      };
+      if (row.seed !== null) trajectory.seed = Number(row.seed);
+      yield trajectory;
+    }
+  }
+
+  async trajectoryIds(filter: TrajectoryFilter = {}): Promise<string[]> {
+    this.assertOpen();
+    const provenances = filter.provenance === undefined ? null : [filter.provenance].flat();
+    const { rows } = await this.pool.query(
+      `SELECT id FROM trajectories WHERE ($1::text IS NULL OR env = $1)
+         AND ($2::text[] IS NULL OR provenance = ANY($2::text[])) ORDER BY rowid`,
+      [filter.env ?? null, provenances],
+    );
+    return rows.map((r) => r.id as string);
+  }
+
+  async trajectoryTransitions(trajectoryId: string): Promise<StoredTransition[]> {
+    this.assertOpen();
+    return this.fetchWhere('j.id = $1::text', trajectoryId);
+  }
+
+  async setTeacherReasoning(transitionId: number, reasoning: string): Promise<void> {
+    this.assertOpen();
+    const { rowCount } = await this.pool.query(
+      `UPDATE transitions SET info = (coalesce(info, '{}')::jsonb || jsonb_build_object('teacherReasoning', $1::text))::text
+       WHERE rowid = $2`,
+      [reasoning, transitionId],
+    );
+    if (rowCount === 0)
+      throw new RangeError(
+        `setTeacherReasoning: ${this.path} has no transition ${transitionId}; take ids from trajectoryTransitions() or retrieve().`,
+      );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.catchingUp;
+    await this.pool.end();
+    if (this.ownsEncoder) await this.encoder.close?.();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`replay buffer ${this.path} is closed; open it again.`);
+  }
+}
+
+/** An async iterator over an array's items. */
+async function* inOrder<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
+}
+
+/** The first 8 bytes of a text's SHA-1, as a signed 64-bit integer (as the SQLite store keys). */
+function hash(text: string): bigint {
+  return crypto.createHash('sha1').update(text).digest().readBigInt64LE(0);
+}
+
+/** A URL without the password, fit to print. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@');
+}
