@@ -1,4 +1,4 @@
-import { prop, type TreeNode } from '../../envs/formats/web-tree.ts';
+import type { TreeNode } from '../../envs/formats/web-tree.ts';
 
 /**
  * The structure of a page's accessibility tree that a policy reads around an element: its parent
@@ -127,10 +127,4 @@ const BLOCKS = new Set(['article', 'row', 'listitem']);
 const TABLES = new Set(['table', 'grid', 'treegrid']);
 const FORMS = new Set(['form', 'search']);
 /** Elements a `type` action fills. */
-export const FIELDS = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
-
-/** A field's current value (`value: …`), or for a select the selected option's label. */
-export function fieldValue(nodes: readonly TreeNode[], index: number): string {
-  const node = nodes[index] as TreeNode;
-  return prop(node, 'value') ?? '';
-}
+const FIELDS = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
