@@ -38,13 +38,34 @@ export function bufferStats(
       `SELECT env, provenance, COUNT(*) AS trajectories, SUM(steps) AS transitions, AVG(success) AS successRate
        FROM trajectories GROUP BY env, provenance ORDER BY env, provenance`,
     )
-    .all() as Array<{
-    env: string;
-    provenance: Provenance;
-    trajectories: number;
-    transitions: number;
-    successRate: number;
-  }>;
+    .all() as EnvCountRow[];
+  const { trajectories, transitions, successRate, byEnv } = countsByEnv(rows);
+  return {
+    trajectories,
+    transitions,
+    distinctObservations: db.prepare('SELECT COUNT(*) FROM observations').pluck().get() as number,
+    successRate,
+    byEnv,
+    bytes: path === ':memory:' ? 0 : fileSize(path) + fileSize(`${path}-wal`),
+    retrieval: annIndexed.real === null ? 'exact' : 'ann',
+    annIndexed,
+    encoder,
+  };
+}
+
+/** One row of a buffer's trajectories grouped by env and provenance. */
+export interface EnvCountRow {
+  env: string;
+  provenance: Provenance;
+  trajectories: number;
+  transitions: number;
+  successRate: number;
+}
+
+/** Totals and the by-env table of {@link BufferStats} from grouped rows (any backend's). */
+export function countsByEnv(
+  rows: readonly EnvCountRow[],
+): Pick<BufferStats, 'trajectories' | 'transitions' | 'successRate' | 'byEnv'> {
   const byEnv: BufferStats['byEnv'] = {};
   let trajectories = 0;
   let transitions = 0;
@@ -63,13 +84,8 @@ export function bufferStats(
   return {
     trajectories,
     transitions,
-    distinctObservations: db.prepare('SELECT COUNT(*) FROM observations').pluck().get() as number,
     successRate: trajectories ? successes / trajectories : 0,
     byEnv,
-    bytes: path === ':memory:' ? 0 : fileSize(path) + fileSize(`${path}-wal`),
-    retrieval: annIndexed.real === null ? 'exact' : 'ann',
-    annIndexed,
-    encoder,
   };
 }
 

@@ -5,7 +5,6 @@ import {
   isSuccess,
   type Observation,
   type Provenance,
-  type Step,
   type StepInfo,
   type Task,
   type Trajectory,
@@ -14,13 +13,13 @@ import {
 import { AnnIndex, type AnnOptions } from './ann-index.ts';
 import { admittedClasses, annSearch } from './ann-search.ts';
 import { type AnnClass, annClassOf } from './ann-sync.ts';
-import type { BufferStats } from './buffer-stats.ts';
+import { type BufferStats, countsByEnv } from './buffer-stats.ts';
 import { FilterIndex, type RetrieveFilter } from './filter-index.ts';
 import { migratePostgres, WRITE_LOCK } from './postgres-schema.ts';
 import type { AddResult, ReplayBuffer, TrajectoryFilter } from './replay-buffer.ts';
 import { drawIds, type SampleOptions } from './sampling.ts';
 import { BufferSchemaError } from './schema.ts';
-import type { RetrievedTransition, StoredTransition } from './stored-transition.ts';
+import { type RetrievedTransition, type StoredTransition, stepOf } from './stored-transition.ts';
 import { ThreadedTransitionEncoder } from './threaded-encoder.ts';
 import type { KeyEncoder, TransitionKey } from './transition-encoder.ts';
 
@@ -416,33 +415,15 @@ export class PostgresReplayBuffer implements ReplayBuffer {
     this.assertOpen();
     const { rows } = await this.pool.query(
       `SELECT env, provenance, COUNT(*)::int AS trajectories, SUM(steps)::int AS transitions,
-         AVG(success::int)::float8 AS success_rate
+         AVG(success::int)::float8 AS "successRate"
        FROM trajectories GROUP BY env, provenance ORDER BY env, provenance`,
     );
-    const byEnv: BufferStats['byEnv'] = {};
-    let trajectories = 0;
-    let transitionCount = 0;
-    let successes = 0;
-    for (const row of rows) {
-      byEnv[row.env] ??= {} as BufferStats['byEnv'][string];
-      (byEnv[row.env] as BufferStats['byEnv'][string])[row.provenance as Provenance] = {
-        trajectories: row.trajectories,
-        transitions: row.transitions,
-        successRate: row.success_rate,
-      };
-      trajectories += row.trajectories;
-      transitionCount += row.transitions;
-      successes += row.success_rate * row.trajectories;
-    }
     const sizes = await this.pool.query(
       `SELECT (SELECT COUNT(*) FROM observations)::int AS observations, pg_database_size(current_database())::float8 AS bytes`,
     );
     return {
-      trajectories,
-      transitions: transitionCount,
+      ...countsByEnv(rows),
       distinctObservations: sizes.rows[0].observations,
-      successRate: trajectories ? successes / trajectories : 0,
-      byEnv,
       bytes: sizes.rows[0].bytes,
       retrieval: 'ann',
       annIndexed: { real: this.indexes.real.size, synthetic: this.indexes.synthetic.size },
@@ -459,18 +440,7 @@ export class PostgresReplayBuffer implements ReplayBuffer {
         [id],
       );
       const row = rows[0];
-      const steps = (await this.trajectoryTransitions(id)).map((s) => {
-        const step: Step = {
-          action: s.action,
-          observation: s.nextState,
-          reward: s.reward,
-          terminated: s.terminated,
-          truncated: s.truncated,
-        };
-        if (s.reasoning !== undefined) step.reasoning = s.reasoning;
-        if (s.info !== undefined) step.info = s.info;
-        return step;
-      });
+      const steps = (await this.trajectoryTransitions(id)).map(stepOf);
       const trajectory: Trajectory = {
         id: row.id,
         env: row.env,

@@ -1,4 +1,4 @@
-import type { Provenance, StepInfo, Transition } from '../core/types.ts';
+import type { Provenance, Step, StepInfo, Transition } from '../core/types.ts';
 
 /** A transition as stored: the transition plus where it came from. */
 export interface StoredTransition extends Transition {
@@ -14,4 +14,18 @@ export interface StoredTransition extends Transition {
 export interface RetrievedTransition extends StoredTransition {
   /** Cosine similarity of the query key and this transition's key, in [-1, 1]. */
   similarity: number;
+}
+
+/** A stored transition as the trajectory step it was recorded from. */
+export function stepOf(t: StoredTransition): Step {
+  const step: Step = {
+    action: t.action,
+    observation: t.nextState,
+    reward: t.reward,
+    terminated: t.terminated,
+    truncated: t.truncated,
+  };
+  if (t.reasoning !== undefined) step.reasoning = t.reasoning;
+  if (t.info !== undefined) step.info = t.info;
+  return step;
 }

@@ -1,6 +1,6 @@
 import type { Provenance, Step } from '../../core/types.ts';
 import type { ReplayBuffer } from '../../replay/replay-buffer.ts';
-import type { StoredTransition } from '../../replay/stored-transition.ts';
+import { type StoredTransition, stepOf } from '../../replay/stored-transition.ts';
 
 export const REAL: readonly Provenance[] = ['real-offline', 'real-online'];
 
@@ -19,7 +19,7 @@ export async function* realSteps(buffer: ReplayBuffer, env?: string): AsyncGener
   const ids = await buffer.trajectoryIds({ provenance: REAL, ...(env !== undefined && { env }) });
   for (const id of ids) {
     const stored = await buffer.trajectoryTransitions(id);
-    const steps = stored.map(asStep);
+    const steps = stored.map(stepOf);
     for (const [t, transition] of stored.entries())
       yield { transition, history: steps.slice(0, t) };
   }
@@ -33,17 +33,4 @@ export async function realStepCount(buffer: ReplayBuffer, env?: string): Promise
     for (const provenance of REAL) count += byProvenance[provenance]?.transitions ?? 0;
   }
   return count;
-}
-
-function asStep(t: StoredTransition): Step {
-  const step: Step = {
-    action: t.action,
-    observation: t.nextState,
-    reward: t.reward,
-    terminated: t.terminated,
-    truncated: t.truncated,
-  };
-  if (t.reasoning !== undefined) step.reasoning = t.reasoning;
-  if (t.info !== undefined) step.info = t.info;
-  return step;
 }
