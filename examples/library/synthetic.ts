@@ -31,12 +31,12 @@ const offline = await collect({
 await real.close();
 
 // 2. The replay buffer (in memory here; `ReplayBuffer.open({ path })` for a file).
-const buffer = ReplayBuffer.open();
+const buffer = await ReplayBuffer.open();
 await buffer.add(offline);
 
 // 3. A synthetic env over the LLM-free experience model learnt from the buffer.
 const synthetic = new TimeLimit(
-  new SyntheticEnv({ env: 'webshop', model: llmFreeModel('webshop', buffer), buffer }),
+  new SyntheticEnv({ env: 'webshop', model: await llmFreeModel('webshop', buffer), buffer }),
   15,
 );
 const { observation } = await synthetic.reset({ task: tasks[0] });
