@@ -1,17 +1,20 @@
 import { rm } from 'node:fs/promises';
 import { setImmediate } from 'node:timers/promises';
 import type { Provenance } from '../core/types.ts';
-import { AnnIndex, type AnnOptions } from './ann-index.ts';
+import { AnnIndex, type AnnOptions, annGraphId } from './ann-index.ts';
 import { FilterIndex } from './filter-index.ts';
 import type { TransitionStore } from './transition-store.ts';
 
 /**
- * Transitions added per query of an index catch-up, rowids looked at per query (however few are
- * of the class), and a slice's time budget in ms.
+ * Rowids looked at per query of an index catch-up (however few are of the class), and a slice's
+ * time budget in ms: a catch-up inserts batches sized to take about that long (16 transitions to
+ * start with, then as many as the last batch's speed says fit), with the event loop turning in
+ * between.
  */
-const SLICE_ROWS = 16;
 const WINDOW_ROWS = 4096;
 const SLICE_MS = 4;
+const FIRST_BATCH = 16;
+const MAX_BATCH = 2048;
 
 /**
  * The provenance classes that get an ANN index each: real transitions (offline and online),
@@ -79,6 +82,8 @@ export class AnnSync {
   private active: boolean;
   /** `provenance IN (…)` for this class. */
   private readonly inClass: string;
+  /** Transitions the next batch inserts (see {@link SLICE_MS}). */
+  private batch = FIRST_BATCH;
 
   constructor(
     private readonly store: TransitionStore,
@@ -147,10 +152,12 @@ export class AnnSync {
       const started = performance.now();
       const ceiling = this.store.maxRowid();
       while (upTo < ceiling && performance.now() - started < SLICE_MS) {
-        const slice = this.indexSlice(ann, filters, upTo, ceiling);
+        const sliceStart = performance.now();
+        const slice = this.indexSlice(ann, filters, upTo, ceiling, this.batch);
         upTo = slice.upTo;
         added += slice.rows;
         if (ann === this.ann) this.upTo = upTo;
+        if (slice.rows === this.batch) this.resize(performance.now() - sliceStart);
       }
       if (upTo >= ceiling) break;
       await setImmediate();
@@ -163,9 +170,15 @@ export class AnnSync {
     if (built || added > 0) this.options.onIndexed();
   }
 
+  /** Sizes the next batch so that it takes about {@link SLICE_MS}, given a full batch's time. */
+  private resize(ms: number): void {
+    const fit = Math.floor((this.batch * SLICE_MS) / Math.max(ms, 0.01));
+    this.batch = Math.max(FIRST_BATCH, Math.min(MAX_BATCH, fit, this.batch * 2));
+  }
+
   /**
    * Adds this class's transitions among the rowids after `from` (up to `ceiling`, at most
-   * {@link WINDOW_ROWS} of them, at most {@link SLICE_ROWS} added) to `ann` and `filters`;
+   * {@link WINDOW_ROWS} of them, at most `batch` added) to `ann` and `filters`;
    * returns how many it added and the rowid it got to. The rowids come from the transitions
    * table's B-tree and each vector by its rowid: sqlite-vec answers a rowid range (or IN list)
    * on its vec0 table with a scan of the whole table (16 ms at 60k transitions, per query),
@@ -176,15 +189,16 @@ export class AnnSync {
     filters: FilterIndex,
     from: number,
     ceiling: number,
+    batch = MAX_BATCH,
   ): { rows: number; upTo: number } {
     const end = Math.min(from + WINDOW_ROWS, ceiling);
     const ids = this.store
       .sql(
         `SELECT rowid FROM transitions WHERE rowid > ? AND rowid <= ? AND ${this.inClass}
-         ORDER BY rowid LIMIT ${SLICE_ROWS}`,
+         ORDER BY rowid LIMIT ?`,
       )
       .pluck()
-      .all(from, end) as number[];
+      .all(from, end, batch) as number[];
     const vector = this.store
       .sql(
         'SELECT embedding, env, provenance, success, trajectory FROM transition_vectors WHERE rowid = ?',
@@ -206,18 +220,22 @@ export class AnnSync {
       filters.addTransition(rowid, Number(trajectory));
     }
     ann.add(ids, vectors);
-    return { rows: ids.length, upTo: ids.length === SLICE_ROWS ? (ids.at(-1) as number) : end };
+    return { rows: ids.length, upTo: ids.length === batch ? (ids.at(-1) as number) : end };
   }
 
   /**
    * Loads the index saved beside the database if it is this database's: it must hold exactly the
-   * transitions up to the rowid recorded when it was saved. Returns that rowid, or 0 when there is
-   * no usable file (none, another database's, unreadable), in which case the index is rebuilt.
+   * transitions up to the rowid recorded when it was saved, and have been built with these
+   * settings (quantization, degree, efConstruction). Returns that rowid, or 0 when there is no
+   * usable file (none, another database's or settings', unreadable): the index is then rebuilt.
    * Transitions added after the save (say the process died before `close()`) are added on top.
    */
   private loadSaved(ann: AnnIndex): number {
     const saved = Number(this.store.getMeta(this.savedKey()) ?? 0);
     if (this.options.path === ':memory:' || saved === 0) return 0;
+    // Indexes saved before the settings were recorded were built with the defaults.
+    const graph = this.store.getMeta(this.graphKey()) ?? annGraphId(this.options.dimensions, {});
+    if (graph !== annGraphId(this.options.dimensions, this.options.ann)) return 0;
     try {
       if (!ann.load(this.file())) return 0;
     } catch {
@@ -244,6 +262,7 @@ export class AnnSync {
     if (!this.ann || this.options.path === ':memory:') return;
     await this.ann.save(this.file());
     this.store.setMeta(this.savedKey(), String(this.upTo));
+    this.store.setMeta(this.graphKey(), annGraphId(this.options.dimensions, this.options.ann));
     await rm(`${this.options.path}.usearch`, { force: true });
   }
 
@@ -253,5 +272,9 @@ export class AnnSync {
 
   private savedKey(): string {
     return `ann_${this.options.annClass}_saved_rowid`;
+  }
+
+  private graphKey(): string {
+    return `ann_${this.options.annClass}_graph`;
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -238,6 +238,37 @@ describe('SqliteReplayBuffer', () => {
     expect(hits[0]?.similarity).toBeCloseTo(1, 4);
     expect(hits.every((h) => h.provenance === 'synthetic')).toBe(true);
     await second.close();
+  });
+
+  it('rebuilds a saved index built with other settings; f16 on 2 threads still finds the duplicate', async () => {
+    const path = join(tempDir(), 'buffer.db');
+    const graph = () => {
+      const db = new Database(path, { readonly: true });
+      const value = db.prepare("SELECT value FROM meta WHERE key = 'ann_real_graph'").pluck().get();
+      db.close();
+      return value;
+    };
+    const first = SqliteReplayBuffer.open({ path, annThreshold: 50 });
+    await first.add(real);
+    await first.close();
+    expect(graph()).toMatch(/:f32:16:128$/);
+    const f32Bytes = statSync(`${path}.real.usearch`).size;
+    const ann = { quantization: 'f16', threads: 2, expansionAdd: 64 } as const;
+    const second = SqliteReplayBuffer.open({ path, annThreshold: 50, ann });
+    await second.add(synthetic);
+    for (const trajectory of [...real.slice(0, 5), ...synthetic.slice(0, 5)]) {
+      const [key] = transitions(trajectory);
+      const [best] = await second.retrieve(key as NonNullable<typeof key>, 3);
+      expect(best?.similarity).toBeCloseTo(1, 2);
+      expect(best?.t).toBe(0);
+    }
+    await second.close();
+    expect(graph()).toMatch(/:f16:16:64$/);
+    // Half-size vectors: the f32 file was not loaded and saved again.
+    expect(statSync(`${path}.real.usearch`).size).toBeLessThan(0.8 * f32Bytes);
+    expect(() =>
+      SqliteReplayBuffer.open({ path, annThreshold: 50, ann: { quantization: 'f8' as 'f16' } }),
+    ).toThrow(/quantization must be f32, f16 or i8, not "f8"/);
   });
 
   it('catches the index up with transitions added after its last save (a crash before close)', async () => {
