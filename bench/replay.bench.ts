@@ -5,10 +5,16 @@
  * p50 < 5 ms at 1M with recall@8 ≥ 0.95; insert ≥ 20k transitions/s. Insert throughput is that
  * of `add` into the store with exact search (below the ANN threshold); building the ANN index over
  * the same transitions is reported separately (`annBuildMs`). Sizes can be narrowed: BENCH_REPLAY_SIZES=10000,100000.
+ * At 100k also (issue 20): sustained adds into an ANN-backed buffer — adds of 20 episodes, as
+ * served envs write back, each retrievable when it resolves — with the default index settings
+ * and with f16 vectors inserted on 2 threads (`sustained`); and the PostgreSQL backend on a
+ * test server started here (Debian's PostgreSQL, fsync off as in the tests): insert/s with its
+ * in-process index kept up to date, retrieve p50/p99, recall@8 against exact search, and the
+ * time a new process takes to open the buffer (`postgres`). BENCH_REPLAY_PG=0 leaves it out.
  * Data: real webshop episodes (noisy expert and random policy) over a 10k-product catalog;
  * queries are transitions of held-out episodes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Trajectory, transitions } from '../src/core/types.ts';
@@ -17,8 +23,12 @@ import { webshopTasks } from '../src/envs/webshop/goals.ts';
 import { makeWebShop } from '../src/envs/webshop/webshop-env.ts';
 import { WebShopExpert } from '../src/policy/experts/webshop-expert.ts';
 import { RandomPolicy } from '../src/policy/random-policy.ts';
+import type { AnnOptions } from '../src/replay/ann-index.ts';
+import { PostgresReplayBuffer } from '../src/replay/postgres-buffer.ts';
+import type { ReplayBuffer } from '../src/replay/replay-buffer.ts';
 import { SqliteReplayBuffer } from '../src/replay/sqlite-buffer.ts';
 import type { RetrievedTransition } from '../src/replay/stored-transition.ts';
+import { startTestPostgres } from '../src/replay/testing/postgres-server.ts';
 import { collect } from '../src/rl/collect.ts';
 import { measure } from './measure.ts';
 
@@ -114,13 +124,13 @@ export default async function replayBench() {
       const truth: RetrievedTransition[][] = [];
       for (const q of queries) truth.push(await reference.retrieve(q, 8));
       await reference.close();
-      const recallOf = async (buffer: SqliteReplayBuffer) => {
+      const recallOf = async (buffer: ReplayBuffer) => {
         let recall = 0;
         for (const [i, q] of queries.entries())
           recall += recallAtK(await buffer.retrieve(q, 8), truth[i] as RetrievedTransition[]);
         return recall / queries.length;
       };
-      const latencyOf = (buffer: SqliteReplayBuffer) =>
+      const latencyOf = (buffer: ReplayBuffer) =>
         measure((i) => buffer.retrieve(queries[i % queries.length] as never, 8), {
           warmup: 10,
           iterations: 1000,
@@ -152,6 +162,20 @@ export default async function replayBench() {
         await tuned.close();
       }
       row.annExpansionSearch = sweep;
+      if (size === 100_000) {
+        const fresh = await episodes(2000, 7);
+        row.sustained = {
+          default: await sustainedAdds(dir, {}, fresh),
+          f16Threads2: await sustainedAdds(
+            dir,
+            { quantization: 'f16', threads: 2, expansionAdd: 64 },
+            fresh,
+          ),
+        };
+        if (process.env.BENCH_REPLAY_PG !== '0') {
+          row.postgres = await postgresAt(join(dir, 'buffer.db'), recallOf, latencyOf);
+        }
+      }
       rmSync(join(dir, 'buffer.db.real.usearch'), { force: true });
       exactBuffer = openExact();
     }
@@ -160,4 +184,94 @@ export default async function replayBench() {
   await exactBuffer.close();
   rmSync(dir, { recursive: true, force: true });
   return results;
+}
+
+/**
+ * Adds `fresh` 20 episodes at a time into a copy of the buffer at `dir` (its ANN index built at
+ * open with `ann`), each add's transitions indexed before it resolves: transitions/s end to end.
+ */
+async function sustainedAdds(dir: string, ann: AnnOptions, fresh: readonly Trajectory[]) {
+  const path = join(dir, 'sustained.db');
+  copyFileSync(join(dir, 'buffer.db'), path);
+  const saved = join(dir, 'buffer.db.real.usearch');
+  if (existsSync(saved)) copyFileSync(saved, `${path}.real.usearch`);
+  const openStart = performance.now();
+  const buffer = SqliteReplayBuffer.open({ path, annThreshold: 50_000, memoSize: 0, ann });
+  const openMs = performance.now() - openStart;
+  const added = fresh.reduce((s, t) => s + t.steps.length, 0);
+  const start = performance.now();
+  for (let i = 0; i < fresh.length; i += 20) await buffer.add(fresh.slice(i, i + 20));
+  const ms = performance.now() - start;
+  const indexed = (await buffer.stats()).annIndexed.real;
+  await buffer.close();
+  for (const suffix of ['', '-wal', '-shm', '.real.usearch'])
+    rmSync(`${path}${suffix}`, { force: true });
+  const out = {
+    ann,
+    openMs,
+    transitions: added,
+    transitionsPerSecond: (added / ms) * 1000,
+    indexed,
+  };
+  console.log(
+    `  sustained adds ${JSON.stringify(ann)}: ${out.transitionsPerSecond | 0} transitions/s (open ${(openMs / 1000).toFixed(1)} s)`,
+  );
+  return out;
+}
+
+/**
+ * The PostgreSQL backend at the size of the SQLite buffer at `source`: its trajectories added
+ * 2,000 at a time, then retrieval as for SQLite, then a second process's open (its index built
+ * from the table).
+ */
+async function postgresAt(
+  source: string,
+  recallOf: (buffer: ReplayBuffer) => Promise<number>,
+  latencyOf: (buffer: ReplayBuffer) => ReturnType<typeof measure>,
+) {
+  const server = await startTestPostgres();
+  try {
+    const url = await server.newDatabase();
+    const buffer = await PostgresReplayBuffer.open({ url });
+    const sqlite = SqliteReplayBuffer.open({
+      path: source,
+      annThreshold: Number.POSITIVE_INFINITY,
+    });
+    let insertMs = 0;
+    let inserted = 0;
+    let batch: Trajectory[] = [];
+    const flush = async () => {
+      const start = performance.now();
+      await buffer.add(batch);
+      insertMs += performance.now() - start;
+      inserted += batch.reduce((s, t) => s + t.steps.length, 0);
+      batch = [];
+    };
+    for await (const t of sqlite.trajectories()) {
+      batch.push(t);
+      if (batch.length >= 2000) await flush();
+    }
+    await flush();
+    await sqlite.close();
+    const recall = await recallOf(buffer);
+    const retrieveMs = await latencyOf(buffer);
+    await buffer.close();
+    const openStart = performance.now();
+    const second = await PostgresReplayBuffer.open({ url });
+    const secondOpenMs = performance.now() - openStart;
+    await second.close();
+    const out = {
+      transitions: inserted,
+      insertTransitionsPerSecond: (inserted / insertMs) * 1000,
+      retrieveMs,
+      recallAt8: recall,
+      secondProcessOpenMs: secondOpenMs,
+    };
+    console.log(
+      `  PostgreSQL: insert ${out.insertTransitionsPerSecond | 0}/s, p50 ${retrieveMs.median.toFixed(3)} ms, p99 ${retrieveMs.p99.toFixed(3)} ms, recall@8 ${recall.toFixed(3)}, open ${(secondOpenMs / 1000).toFixed(1)} s`,
+    );
+    return out;
+  } finally {
+    server.stop();
+  }
 }

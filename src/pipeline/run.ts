@@ -43,13 +43,20 @@ export interface RunHooks {
   curriculum?: (setup: EnvSetup, config: RunConfig) => TaskSchedule | undefined;
   /** Called with each progress line. */
   onProgress?: (line: string) => void;
+  /**
+   * Where the replay buffer lives: a SQLite file or a `postgres://` URL that other runs,
+   * collectors and servers share (the offline data goes in once; episodes stored already are
+   * skipped). Default `<runDir>/buffer.db`.
+   */
+  buffer?: string;
 }
 
 /**
  * `dreamgym run`: offline real data → replay buffer → experience model → synthetic env →
  * (curriculum) → GRPO/PPO → held-out real evaluation → optional S2R in the real env within a
  * fixed real budget. The run folder gets the resolved config, versions, per-stage metrics and
- * checkpoints, the buffer, `summary.json` and `report.md`.
+ * checkpoints, the buffer (unless {@link RunHooks.buffer} puts it elsewhere), `summary.json` and
+ * `report.md`.
  */
 export async function runPipeline(
   config: RunConfig,
@@ -91,7 +98,7 @@ export async function runPipeline(
           seed: config.seed,
         }),
   );
-  const buffer = await ReplayBuffer.open({ path: join(runDir, 'buffer.db') });
+  const buffer = await ReplayBuffer.open({ path: hooks.buffer ?? join(runDir, 'buffer.db') });
   let pool: TaskPool | undefined;
   try {
     await stage('replay buffer', () => buffer.add(offline));

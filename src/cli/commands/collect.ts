@@ -4,6 +4,7 @@ import { percent, summarize } from '../../data/summary.ts';
 import { TrajectoryWriter } from '../../data/trajectory-file.ts';
 import { envEntry } from '../../envs/registry.ts';
 import { makePolicy, POLICY_NAMES } from '../../policy/registry.ts';
+import { ReplayBuffer } from '../../replay/open-buffer.ts';
 import { collect } from '../../rl/collect.ts';
 import { addLlmPolicyOptions, llmPolicyFromFlags } from '../llm-policy-options.ts';
 import { addSiteOption, intOption, probabilityOption, splitOption } from '../options.ts';
@@ -24,13 +25,22 @@ export function collectCommand(program: Command): void {
     .option('--max-steps <n>', "step limit (default: the env's own)", intOption(1))
     .option('--catalog-size <n>', 'webshop: products in the generated catalog', intOption(10))
     .option('--catalog-seed <n>', 'webshop: catalog seed', intOption(0))
-    .requiredOption('--out <file>', 'output JSONL file');
+    .option('--out <file>', 'output JSONL file')
+    .option(
+      '--db <path>',
+      'also add each episode to this replay buffer: a SQLite file or a postgres:// URL (one many collectors can share)',
+    );
   addLlmPolicyOptions(command, 1)
     .addHelpText(
       'after',
-      '\nExamples:\n  dreamgym collect --env webshop --policy expert --epsilon 0.3 --episodes 500 --seed 1 --out data/webshop-offline.jsonl\n  dreamgym collect --env webshop --policy llm --llm-url http://127.0.0.1:8000/v1 --llm-model Qwen/Qwen2.5-7B-Instruct --episodes 100 --out data/webshop-llm.jsonl',
+      '\nExamples:\n  dreamgym collect --env webshop --policy expert --epsilon 0.3 --episodes 500 --seed 1 --out data/webshop-offline.jsonl\n  dreamgym collect --env webshop --policy expert --epsilon 0.3 --episodes 500 --seed 2 --db postgres://dreamgym@db-host/buffer\n  dreamgym collect --env webshop --policy llm --llm-url http://127.0.0.1:8000/v1 --llm-model Qwen/Qwen2.5-7B-Instruct --episodes 100 --out data/webshop-llm.jsonl',
     )
     .action(async (o) => {
+      if (o.out === undefined && o.db === undefined) {
+        throw new ConfigError(
+          'collect needs somewhere to put the episodes: pass --out FILE.jsonl, --db BUFFER (a SQLite file or postgres:// URL), or both.',
+        );
+      }
       const entry = envEntry(o.env);
       if (entry.remote && o.policy === 'expert') {
         throw new ConfigError(
@@ -47,7 +57,14 @@ export function collectCommand(program: Command): void {
       const llmPolicy = llmPolicyFromFlags(o, { defaultTemperature: 1 });
       const policy = makePolicy(o.policy, { env: o.env, epsilon: o.epsilon, llmPolicy });
       const tasks = entry.tasks(envOptions).tasks(o.split, o.episodes);
-      const writer = await TrajectoryWriter.open(o.out);
+      const buffer = o.db === undefined ? undefined : await ReplayBuffer.open({ path: o.db });
+      const writer =
+        o.out === undefined
+          ? undefined
+          : await TrajectoryWriter.open(o.out).catch(async (error) => {
+              await buffer?.close();
+              throw error;
+            });
       const bar = progressBar(o.episodes, `collect ${o.env}/${policy.id}`);
       const started = performance.now();
       try {
@@ -59,12 +76,13 @@ export function collectCommand(program: Command): void {
           seed: o.seed,
           provenance: 'real-offline',
           onEpisode: async (t) => {
-            await writer.write(t);
+            await writer?.write(t);
+            await buffer?.add([t]);
             bar.tick();
           },
         });
         bar.stop();
-        await writer.close();
+        await writer?.close();
         const s = summarize(trajectories);
         const seconds = (performance.now() - started) / 1000;
         console.log(
@@ -76,15 +94,17 @@ export function collectCommand(program: Command): void {
             `invalid acts  ${percent(s.invalidActionRate)} of steps`,
             `truncated     ${percent(s.truncatedRate)} of episodes`,
             `time          ${seconds.toFixed(1)} s`,
-            `wrote         ${o.out}`,
+            ...(o.out === undefined ? [] : [`wrote         ${o.out}`]),
+            ...(buffer === undefined ? [] : [`added to      ${buffer.path}`]),
           ].join('\n'),
         );
       } catch (error) {
         bar.stop();
-        await writer.abort();
+        await writer?.abort();
         throw error;
       } finally {
         await env.close();
+        await buffer?.close();
       }
     });
 }

@@ -10,6 +10,10 @@ export function runCommand(program: Command): void {
     .argument('<config>', 'run config; see examples/ and src/pipeline/config.ts for every field')
     .option('--out <dir>', 'run folder (default runs/<config name>-<time>)')
     .option(
+      '--db <path>',
+      "the replay buffer: a SQLite file or a postgres:// URL shared with other runs and collectors (default: the run folder's buffer.db)",
+    )
+    .option(
       '--curriculum <mode>',
       'override curriculum.mode: off, variance or random (for ablations)',
     )
@@ -29,6 +33,7 @@ export function runCommand(program: Command): void {
         );
       const started = performance.now();
       const summary = await runPipeline(config, outDir, {
+        ...(o.db !== undefined && { buffer: o.db }),
         onProgress: (line) =>
           process.stderr.write(
             `[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`,
