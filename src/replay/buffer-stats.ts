@@ -14,11 +14,20 @@ export interface BufferStats {
   >;
   /** Database size on disk (0 for `:memory:`). */
   bytes: number;
-  /** How real demonstrations are retrieved: exact search, or the ANN index past the threshold. */
-  retrieval: 'exact' | 'ann';
+  /**
+   * How real demonstrations are retrieved: exact search, the in-process ANN (usearch) indexes, or
+   * (PostgreSQL with the extension) pgvector's HNSW indexes inside the database.
+   */
+  retrieval: 'exact' | 'ann' | 'pgvector';
+  /**
+   * Why a PostgreSQL buffer retrieves with in-process indexes rather than pgvector (not
+   * installed on the server, or this role may not create the extension); absent otherwise.
+   */
+  retrievalNote?: string;
   /**
    * Transitions in the ANN index of each provenance class (real, synthetic); null while a class
-   * has none (below the threshold, or synthetic before any search asked for it).
+   * has none (below the threshold, or synthetic before any search asked for it). With pgvector,
+   * the rows of each class's HNSW index.
    */
   annIndexed: { real: number | null; synthetic: number | null };
   encoder: string;

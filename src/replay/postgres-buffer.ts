@@ -15,7 +15,14 @@ import { admittedClasses, annSearch } from './ann-search.ts';
 import { type AnnClass, annClassOf } from './ann-sync.ts';
 import { type BufferStats, countsByEnv } from './buffer-stats.ts';
 import { FilterIndex, type RetrieveFilter } from './filter-index.ts';
-import { migratePostgres, WRITE_LOCK } from './postgres-schema.ts';
+import {
+  enablePgvector,
+  hasVectorColumn,
+  type PgvectorStatus,
+  pgvectorSearch,
+  vectorLiteral,
+} from './postgres-pgvector.ts';
+import { embeddingBytes, embeddingOf, migratePostgres, WRITE_LOCK } from './postgres-schema.ts';
 import type { AddResult, ReplayBuffer, TrajectoryFilter } from './replay-buffer.ts';
 import { drawIds, type SampleOptions } from './sampling.ts';
 import { BufferSchemaError } from './schema.ts';
@@ -31,7 +38,19 @@ export interface PostgresBufferOptions {
   encoder?: KeyEncoder;
   /** Connections this process keeps. Default 4. */
   poolSize?: number;
+  /**
+   * HNSW settings. With pgvector, `connectivity` and `expansionAdd` are the index's `m` and
+   * `ef_construction`, fixed by the process that builds it, and `expansionSearch` is each
+   * query's `hnsw.ef_search`; without, they shape each process's usearch indexes, whose filtered
+   * searches fetch `overfetch` candidates per wanted result before an exhaustive one (default 16).
+   */
   ann?: AnnOptions & { overfetch?: number };
+}
+
+/** The usearch indexes and filter columns a process keeps where it cannot search with pgvector. */
+interface InProcessIndexes {
+  indexes: Record<AnnClass, AnnIndex>;
+  filters: FilterIndex;
 }
 
 /** Transitions read per query while the in-process index catches up with the table. */
@@ -40,10 +59,14 @@ const CATCH_UP_ROWS = 5000;
 /**
  * The replay buffer on PostgreSQL (≥ 13): one buffer shared by rollout workers, servers and
  * collectors on many machines. Each add is one transaction; adds take a transaction-level advisory
- * lock, so they commit one at a time in `rowid` order, which is what lets every process keep its
- * own usearch index (one per provenance class, as SQLite's) in sync by the highest rowid it has
- * seen: it catches up on open and before each search, so a retrieve after an add (any process's)
- * sees it. Reads run concurrently with adds.
+ * lock, so they commit one at a time in `rowid` order. Reads run concurrently with adds.
+ *
+ * Retrieval runs in SQL where the server has pgvector (HNSW indexes in the database, see
+ * `enablePgvector`; processes hold no vectors). Where it has not, or this role may not create the
+ * extension (`stats().retrievalNote` says which), every process keeps its own usearch index (one
+ * per provenance class, as SQLite's) in sync by the highest rowid it has seen, which the ordered
+ * commits allow: it catches up on open and before each search, so a retrieve after an add (any
+ * process's) sees it.
  */
 export class PostgresReplayBuffer implements ReplayBuffer {
   readonly path: string;
@@ -52,12 +75,16 @@ export class PostgresReplayBuffer implements ReplayBuffer {
   private readonly ownsEncoder: boolean;
   private readonly overfetch: number;
   private readonly annOptions: AnnOptions;
-  private readonly indexes: Record<AnnClass, AnnIndex>;
-  private readonly filters = new FilterIndex();
+  /** Whether retrieval runs in SQL; set at open. */
+  private pgvector: PgvectorStatus = { enabled: false, reason: 'not opened' };
+  /** The usearch indexes and filter columns in this process; none where pgvector searches. */
+  private inProcess: InProcessIndexes | undefined;
+  /** Whether the transitions carry `vec` (see `hasVectorColumn`): adds then fill it. */
+  private vectorColumn = false;
   /** Transition ids by provenance class and env, oldest first (for `sample`). */
   private readonly pools = new Map<string, { real: number[]; synthetic: number[] }>();
   private readonly tasks = new Map<string, Task>();
-  /** The in-process indexes hold every transition up to this rowid. */
+  /** The sampling pools (and in-process indexes) hold every transition up to this rowid. */
   private upTo = 0;
   private catchingUp: Promise<void> | undefined;
   private closed = false;
@@ -70,13 +97,12 @@ export class PostgresReplayBuffer implements ReplayBuffer {
     this.annOptions = options.ann ?? {};
     this.pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4 });
     this.pool.on('error', () => undefined); // an idle connection dropped; the next query reconnects
-    this.indexes = {
-      real: new AnnIndex(this.encoder.dimensions, this.annOptions),
-      synthetic: new AnnIndex(this.encoder.dimensions, this.annOptions),
-    };
   }
 
-  /** Connects, creates or migrates the schema, checks the encoder and builds the index. */
+  /**
+   * Connects, creates or migrates the schema, checks the encoder, and turns pgvector on or else
+   * builds the in-process indexes.
+   */
   static async open(options: PostgresBufferOptions): Promise<PostgresReplayBuffer> {
     const buffer = new PostgresReplayBuffer(options, redactUrl(options.url));
     try {
@@ -94,10 +120,27 @@ export class PostgresReplayBuffer implements ReplayBuffer {
             `${buffer.path} holds vectors from encoder ${stored}, not ${buffer.encoder.id}; open it with the same embedder settings or build a new buffer.`,
           );
         }
+        buffer.pgvector = await enablePgvector(
+          client,
+          buffer.encoder.dimensions,
+          buffer.annOptions,
+        );
       } finally {
         client.release();
       }
-      await buffer.catchUp();
+      if (buffer.pgvector.enabled) {
+        buffer.vectorColumn = true;
+      } else {
+        const { dimensions } = buffer.encoder;
+        buffer.inProcess = {
+          indexes: {
+            real: new AnnIndex(dimensions, buffer.annOptions),
+            synthetic: new AnnIndex(dimensions, buffer.annOptions),
+          },
+          filters: new FilterIndex(),
+        };
+        await buffer.catchUp();
+      }
       return buffer;
     } catch (error) {
       await buffer.pool.end();
@@ -129,6 +172,7 @@ export class PostgresReplayBuffer implements ReplayBuffer {
       await client.query('BEGIN');
       // Adds commit one at a time, in rowid order: see the class comment.
       await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
+      this.vectorColumn ||= await hasVectorColumn(client);
       const seen = new Set<string>();
       let chunk: Trajectory[] = [];
       for await (const t of source) {
@@ -151,7 +195,7 @@ export class PostgresReplayBuffer implements ReplayBuffer {
     } finally {
       client.release();
     }
-    await this.catchUp();
+    if (this.inProcess) await this.catchUp();
     return counts;
   }
 
@@ -202,6 +246,11 @@ export class PostgresReplayBuffer implements ReplayBuffer {
       ],
     );
     const addedAt = new Date().toISOString();
+    // With pgvector each vector goes in twice: as float32 bytes (the schema's, which processes
+    // without pgvector index from) and as `vec`.
+    const vec = this.vectorColumn
+      ? { column: ', vec', value: ', u.vec::vector', array: ', $15::text[]', name: ', vec' }
+      : { column: '', value: '', array: '', name: '' };
     let v = 0;
     for (const t of fresh) {
       const success = isSuccess(t);
@@ -229,18 +278,16 @@ export class PostgresReplayBuffer implements ReplayBuffer {
         )
       ).rows[0].rowid as string;
       const states = [t.initial, ...t.steps.map((s) => s.observation)].map(observationId);
-      const embeddings = t.steps.map(() => {
-        const vector = vectors[v++] as Float32Array;
-        return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-      });
+      const stepVectors = vectors.slice(v, v + t.steps.length);
+      v += t.steps.length;
       await client.query(
         `INSERT INTO transitions (trajectory, t, state, action, next_state, reward, terminated, truncated,
-           reasoning, info, provenance, env, success, embedding)
+           reasoning, info, provenance, env, success, embedding${vec.column})
          SELECT $1, u.t, u.state, u.action, u.next_state, u.reward, u.terminated, u.truncated, u.reasoning,
-           u.info, $2, $3, $4, u.embedding
+           u.info, $2, $3, $4, u.embedding${vec.value}
          FROM unnest($5::int[], $6::bigint[], $7::text[], $8::bigint[], $9::float8[], $10::bool[], $11::bool[],
-           $12::text[], $13::text[], $14::bytea[])
-           AS u(t, state, action, next_state, reward, terminated, truncated, reasoning, info, embedding)
+           $12::text[], $13::text[], $14::bytea[]${vec.array})
+           AS u(t, state, action, next_state, reward, terminated, truncated, reasoning, info, embedding${vec.name})
          ORDER BY u.t`,
         [
           trajectory,
@@ -256,15 +303,17 @@ export class PostgresReplayBuffer implements ReplayBuffer {
           t.steps.map((s) => s.truncated),
           t.steps.map((s) => s.reasoning ?? null),
           t.steps.map((s) => (s.info === undefined ? null : JSON.stringify(s.info))),
-          embeddings,
+          stepVectors.map(embeddingBytes),
+          ...(this.vectorColumn ? [stepVectors.map(vectorLiteral)] : []),
         ],
       );
     }
   }
 
   /**
-   * Adds the transitions committed since the last catch-up (any process's) to the in-process
-   * indexes, filter columns and sampling pools. One catch-up runs at a time; callers share it.
+   * Adds the transitions committed since the last catch-up (any process's) to the sampling pools
+   * and, without pgvector, to the in-process indexes and filter columns. One catch-up runs at a
+   * time; callers share it.
    */
   private catchUp(): Promise<void> {
     const run = (this.catchingUp ?? Promise.resolve()).then(() => this.catchUpNow());
@@ -273,10 +322,13 @@ export class PostgresReplayBuffer implements ReplayBuffer {
   }
 
   private async catchUpNow(): Promise<void> {
+    const inProcess = this.inProcess;
+    const columns = inProcess
+      ? 'rowid, trajectory, provenance, env, success, embedding'
+      : 'rowid, provenance, env';
     for (;;) {
       const { rows } = await this.pool.query(
-        `SELECT rowid, trajectory, provenance, env, success, embedding FROM transitions
-         WHERE rowid > $1 ORDER BY rowid LIMIT ${CATCH_UP_ROWS}`,
+        `SELECT ${columns} FROM transitions WHERE rowid > $1 ORDER BY rowid LIMIT ${CATCH_UP_ROWS}`,
         [this.upTo],
       );
       const byClass: Record<AnnClass, { keys: number[]; vectors: Float32Array[] }> = {
@@ -285,16 +337,15 @@ export class PostgresReplayBuffer implements ReplayBuffer {
       };
       for (const row of rows) {
         const id = Number(row.rowid);
-        const trajectory = Number(row.trajectory);
         const provenance = row.provenance as Provenance;
-        const blob = row.embedding as Buffer;
         const annClass = annClassOf(provenance);
-        byClass[annClass].keys.push(id);
-        byClass[annClass].vectors.push(
-          new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)),
-        );
-        this.filters.addTrajectory(trajectory, row.env as string, provenance, row.success === true);
-        this.filters.addTransition(id, trajectory);
+        if (inProcess) {
+          const trajectory = Number(row.trajectory);
+          byClass[annClass].keys.push(id);
+          byClass[annClass].vectors.push(embeddingOf(row.embedding));
+          inProcess.filters.addTrajectory(trajectory, row.env, provenance, row.success === true);
+          inProcess.filters.addTransition(id, trajectory);
+        }
         for (const key of ['*', row.env as string]) {
           let pools = this.pools.get(key);
           if (!pools) {
@@ -306,7 +357,7 @@ export class PostgresReplayBuffer implements ReplayBuffer {
         this.upTo = id;
       }
       for (const annClass of ['real', 'synthetic'] as const)
-        this.indexes[annClass].add(byClass[annClass].keys, byClass[annClass].vectors);
+        inProcess?.indexes[annClass].add(byClass[annClass].keys, byClass[annClass].vectors);
       if (rows.length < CATCH_UP_ROWS) return;
     }
   }
@@ -318,8 +369,29 @@ export class PostgresReplayBuffer implements ReplayBuffer {
   ): Promise<RetrievedTransition[]> {
     this.assertOpen();
     if (k <= 0) return [];
-    const [[vector]] = await Promise.all([this.encoder.encode([key]), this.catchUp()]);
+    const inProcess = this.inProcess;
+    const [[vector]] = await Promise.all([this.encoder.encode([key]), inProcess && this.catchUp()]);
     const query = vector as Float32Array;
+    const chosen = inProcess
+      ? await this.searchInProcess(inProcess, query, k, filter)
+      : await pgvectorSearch(this.pool, query, k, filter, {
+          expansionSearch: this.annOptions.expansionSearch ?? 64,
+          iterativeScan: this.pgvector.enabled && this.pgvector.iterativeScan,
+        });
+    const rows = new Map((await this.fetch(chosen.map((c) => c.key))).map((r) => [r.id, r]));
+    return chosen.map((c) => ({
+      ...(rows.get(c.key) as StoredTransition),
+      similarity: 1 - c.distance,
+    }));
+  }
+
+  /** The k nearest transitions passing `filter` by the usearch indexes in this process. */
+  private async searchInProcess(
+    { indexes, filters }: InProcessIndexes,
+    query: Float32Array,
+    k: number,
+    filter: RetrieveFilter,
+  ): Promise<Array<{ key: number; distance: number }>> {
     const excluded =
       filter.excludeTrajectory === undefined
         ? undefined
@@ -332,7 +404,7 @@ export class PostgresReplayBuffer implements ReplayBuffer {
           );
     const found: Array<{ key: number; distance: number }> = [];
     for (const annClass of admittedClasses(filter)) {
-      const index = { annClass, ann: this.indexes[annClass], filters: this.filters };
+      const index = { annClass, ann: indexes[annClass], filters };
       // Too few candidates pass the filter: every transition of the class is a candidate.
       const nearest =
         annSearch(index, query, k, filter, excluded, this.overfetch) ??
@@ -340,12 +412,7 @@ export class PostgresReplayBuffer implements ReplayBuffer {
         [];
       found.push(...nearest);
     }
-    const chosen = found.sort((a, b) => a.distance - b.distance).slice(0, k);
-    const rows = new Map((await this.fetch(chosen.map((c) => c.key))).map((r) => [r.id, r]));
-    return chosen.map((c) => ({
-      ...(rows.get(c.key) as StoredTransition),
-      similarity: 1 - c.distance,
-    }));
+    return found.sort((a, b) => a.distance - b.distance).slice(0, k);
   }
 
   async sample(n: number, options: SampleOptions = {}): Promise<StoredTransition[]> {
@@ -421,13 +488,24 @@ export class PostgresReplayBuffer implements ReplayBuffer {
     const sizes = await this.pool.query(
       `SELECT (SELECT COUNT(*) FROM observations)::int AS observations, pg_database_size(current_database())::float8 AS bytes`,
     );
-    return {
+    const stats = {
       ...countsByEnv(rows),
       distinctObservations: sizes.rows[0].observations,
       bytes: sizes.rows[0].bytes,
-      retrieval: 'ann',
-      annIndexed: { real: this.indexes.real.size, synthetic: this.indexes.synthetic.size },
       encoder: this.encoder.id,
+    };
+    if (!this.inProcess) {
+      // pgvector's HNSW indexes hold every transition of their class.
+      const annIndexed = { real: 0, synthetic: 0 };
+      for (const row of rows) annIndexed[annClassOf(row.provenance)] += row.transitions;
+      return { ...stats, retrieval: 'pgvector', annIndexed };
+    }
+    const { real, synthetic } = this.inProcess.indexes;
+    return {
+      ...stats,
+      retrieval: 'ann',
+      annIndexed: { real: real.size, synthetic: synthetic.size },
+      ...(!this.pgvector.enabled && { retrievalNote: this.pgvector.reason }),
     };
   }
 

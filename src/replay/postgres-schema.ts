@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { BufferSchemaError } from './schema.ts';
 
 /** The PostgreSQL schema version this code writes; stored in `meta` as `schema_version`. */
-export const PG_SCHEMA_VERSION = 1;
+export const PG_SCHEMA_VERSION = 2;
 
 /**
  * Migrations by target version, as in the SQLite schema (`schema.ts`): append only. The same
@@ -49,6 +49,10 @@ const MIGRATIONS: readonly string[] = [
      embedding BYTEA NOT NULL,
      UNIQUE (trajectory, t)
    );`,
+  // 2: where pgvector is installed, `transitions.vec` and its HNSW indexes (`enablePgvector`, not
+  // a migration, for the extension may come later than the database). Writers of version 2 fill
+  // `vec` whenever it exists; a version 1 writer would leave it empty, so it must refuse.
+  '-- transitions.vec is added by enablePgvector where pgvector is installed',
 ];
 
 /** Key of the advisory lock that migrations and adds take (see `PostgresReplayBuffer`). */
@@ -82,4 +86,16 @@ export async function migratePostgres(client: pg.PoolClient, where: string): Pro
     await client.query('ROLLBACK');
     throw error;
   }
+}
+
+/** A vector as stored in `transitions.embedding`: its float32 bytes. */
+export function embeddingBytes(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+/** The vector stored in `transitions.embedding` (a copy, aligned for Float32Array). */
+export function embeddingOf(bytes: Buffer): Float32Array {
+  return new Float32Array(
+    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+  );
 }
