@@ -84,6 +84,8 @@ export class AnnSync {
   private readonly inClass: string;
   /** Transitions the next batch inserts (see {@link SLICE_MS}). */
   private batch = FIRST_BATCH;
+  /** A first build under way, swapped in as `ann` once it holds every transition. */
+  private building: { ann: AnnIndex; filters: FilterIndex; upTo: number } | undefined;
 
   constructor(
     private readonly store: TransitionStore,
@@ -141,33 +143,54 @@ export class AnnSync {
   }
 
   private async catchUp(): Promise<void> {
-    if (!this.active || this.closing) return;
-    if (!this.ann && this.store.maxRowid() <= this.options.threshold) return;
-    // A first build goes into a new index, swapped in when complete; a live one grows in place.
-    const ann = this.ann ?? new AnnIndex(this.options.dimensions, this.options.ann);
-    const filters = (this.ann && this.filters) || new FilterIndex();
-    let upTo = this.ann ? this.upTo : 0;
-    let added = 0;
-    for (;;) {
-      const started = performance.now();
-      const ceiling = this.store.maxRowid();
-      while (upTo < ceiling && performance.now() - started < SLICE_MS) {
-        const sliceStart = performance.now();
-        const slice = this.indexSlice(ann, filters, upTo, ceiling, this.batch);
-        upTo = slice.upTo;
-        added += slice.rows;
-        if (ann === this.ann) this.upTo = upTo;
-        if (slice.rows === this.batch) this.resize(performance.now() - sliceStart);
-      }
-      if (upTo >= ceiling) break;
+    while (this.advance()) {
       await setImmediate();
-      if (this.closing) return; // a first build is dropped; a live index keeps what it has
     }
-    const built = ann !== this.ann;
-    this.ann = ann;
-    this.filters = filters;
-    this.upTo = upTo;
-    if (built || added > 0) this.options.onIndexed();
+  }
+
+  /**
+   * Does up to {@link SLICE_MS} of a catch-up (see {@link indexNewRows}) now; returns whether
+   * work is left. Retrieval calls it too while a first build is under way, so that the build
+   * moves on even when searches come back to back without the event loop turning between them
+   * (an in-process training loop's), and a search costs a slice more at most.
+   */
+  advance(): boolean {
+    if (!this.active || this.closing) return false;
+    if (!this.ann && !this.building && this.store.maxRowid() <= this.options.threshold) {
+      return false;
+    }
+    // A first build goes into a new index, swapped in when complete; a live one grows in place.
+    const live = this.ann !== undefined;
+    if (!live && !this.building) {
+      this.building = {
+        ann: new AnnIndex(this.options.dimensions, this.options.ann),
+        filters: new FilterIndex(),
+        upTo: 0,
+      };
+    }
+    const target = live
+      ? { ann: this.ann as AnnIndex, filters: this.filters as FilterIndex, upTo: this.upTo }
+      : (this.building as NonNullable<typeof this.building>);
+    const started = performance.now();
+    const ceiling = this.store.maxRowid();
+    let added = 0;
+    while (target.upTo < ceiling && performance.now() - started < SLICE_MS) {
+      const sliceStart = performance.now();
+      const slice = this.indexSlice(target.ann, target.filters, target.upTo, ceiling, this.batch);
+      target.upTo = slice.upTo;
+      added += slice.rows;
+      if (live) this.upTo = target.upTo;
+      if (slice.rows === this.batch) this.resize(performance.now() - sliceStart);
+    }
+    const left = target.upTo < ceiling;
+    if (!live && !left) {
+      this.ann = target.ann;
+      this.filters = target.filters;
+      this.upTo = target.upTo;
+      this.building = undefined;
+    }
+    if ((!live && !left) || (live && added > 0)) this.options.onIndexed();
+    return left;
   }
 
   /** Sizes the next batch so that it takes about {@link SLICE_MS}, given a full batch's time. */

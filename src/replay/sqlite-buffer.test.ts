@@ -271,6 +271,23 @@ describe('SqliteReplayBuffer', () => {
     ).toThrow(/quantization must be f32, f16 or i8, not "f8"/);
   });
 
+  it('builds a lazy index while searches come back to back, the event loop never turning', async () => {
+    const encoder = new TransitionEncoder(); // no worker: nothing ever waits on a macrotask
+    const buffer = SqliteReplayBuffer.open({ annThreshold: 50, memoSize: 0, encoder });
+    // Enough synthetic transitions that indexing them takes many slices.
+    const many = Array.from({ length: 12 }, (_, c) =>
+      relabel(real, 'synthetic', `many${c}`),
+    ).flat();
+    await buffer.add([...real, ...many]);
+    const synthetic = many.reduce((n, t) => n + t.steps.length, 0);
+    const [key] = transitions(many[0] as Trajectory);
+    for (let i = 0; i < 200 && (await buffer.stats()).annIndexed.synthetic === null; i++) {
+      await buffer.retrieve(key as NonNullable<typeof key>, 3, { provenance: 'synthetic' });
+    }
+    expect((await buffer.stats()).annIndexed.synthetic).toBe(synthetic);
+    await buffer.close();
+  });
+
   it('catches the index up with transitions added after its last save (a crash before close)', async () => {
     const path = join(tempDir(), 'buffer.db');
     const first = SqliteReplayBuffer.open({ path, annThreshold: 50 });
