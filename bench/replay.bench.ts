@@ -165,11 +165,12 @@ export default async function replayBench() {
       if (size === 100_000) {
         const fresh = await episodes(2000, 7);
         row.sustained = {
-          default: await sustainedAdds(dir, {}, fresh),
+          default: await sustainedAdds(dir, {}, fresh, recallOf),
           f16Threads2: await sustainedAdds(
             dir,
             { quantization: 'f16', threads: 2, expansionAdd: 64 },
             fresh,
+            recallOf,
           ),
         };
         if (process.env.BENCH_REPLAY_PG !== '0') {
@@ -188,9 +189,15 @@ export default async function replayBench() {
 
 /**
  * Adds `fresh` 20 episodes at a time into a copy of the buffer at `dir` (its ANN index built at
- * open with `ann`), each add's transitions indexed before it resolves: transitions/s end to end.
+ * open with `ann`, whose recall@8 is measured first), each add's transitions indexed before it
+ * resolves: transitions/s end to end.
  */
-async function sustainedAdds(dir: string, ann: AnnOptions, fresh: readonly Trajectory[]) {
+async function sustainedAdds(
+  dir: string,
+  ann: AnnOptions,
+  fresh: readonly Trajectory[],
+  recallOf: (buffer: ReplayBuffer) => Promise<number>,
+) {
   const path = join(dir, 'sustained.db');
   copyFileSync(join(dir, 'buffer.db'), path);
   const saved = join(dir, 'buffer.db.real.usearch');
@@ -198,6 +205,7 @@ async function sustainedAdds(dir: string, ann: AnnOptions, fresh: readonly Traje
   const openStart = performance.now();
   const buffer = SqliteReplayBuffer.open({ path, annThreshold: 50_000, memoSize: 0, ann });
   const openMs = performance.now() - openStart;
+  const recallAt8 = await recallOf(buffer);
   const added = fresh.reduce((s, t) => s + t.steps.length, 0);
   const start = performance.now();
   for (let i = 0; i < fresh.length; i += 20) await buffer.add(fresh.slice(i, i + 20));
@@ -209,12 +217,13 @@ async function sustainedAdds(dir: string, ann: AnnOptions, fresh: readonly Traje
   const out = {
     ann,
     openMs,
+    recallAt8,
     transitions: added,
     transitionsPerSecond: (added / ms) * 1000,
     indexed,
   };
   console.log(
-    `  sustained adds ${JSON.stringify(ann)}: ${out.transitionsPerSecond | 0} transitions/s (open ${(openMs / 1000).toFixed(1)} s)`,
+    `  sustained adds ${JSON.stringify(ann)}: ${out.transitionsPerSecond | 0} transitions/s (open ${(openMs / 1000).toFixed(1)} s, recall@8 ${recallAt8.toFixed(3)})`,
   );
   return out;
 }
