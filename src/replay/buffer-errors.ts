@@ -40,12 +40,12 @@ export function checkBufferLocation(path: string): void {
   if (URL_LIKE.test(path)) {
     const scheme = path.slice(0, path.indexOf(':'));
     throw new BufferLocationError(
-      `${scheme}:// buffers are not supported: a replay buffer is a SQLite file, so pass a file path such as runs/x/buffer.db (or :memory:), not ${redact(path)}.`,
+      `${scheme}:// buffers are not supported: a replay buffer is a SQLite file, so pass a file path such as runs/x/buffer.db (or :memory:), not ${redactUrl(path)}.`,
     );
   }
 }
 
 /** A URL without the password, fit to print. */
-function redact(url: string): string {
+export function redactUrl(url: string): string {
   return url.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@');
 }

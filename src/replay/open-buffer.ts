@@ -1,4 +1,4 @@
-import { BufferLocationError } from './buffer-errors.ts';
+import { BufferLocationError, redactUrl } from './buffer-errors.ts';
 import { PostgresReplayBuffer } from './postgres-buffer.ts';
 import type { ReplayBuffer as ReplayBufferContract } from './replay-buffer.ts';
 import { type SqliteBufferOptions, SqliteReplayBuffer } from './sqlite-buffer.ts';
@@ -30,7 +30,7 @@ const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 async function open(options: OpenBufferOptions = {}): Promise<ReplayBufferContract> {
   if (options.url !== undefined && options.path !== undefined && options.url !== options.path) {
     throw new BufferLocationError(
-      `ReplayBuffer.open was given both path ${options.path} and url ${redact(options.url)}; pass one.`,
+      `ReplayBuffer.open was given both path ${options.path} and url ${redactUrl(options.url)}; pass one.`,
     );
   }
   const location = options.url ?? options.path ?? ':memory:';
@@ -44,16 +44,11 @@ async function open(options: OpenBufferOptions = {}): Promise<ReplayBufferContra
   if (URL_LIKE.test(location)) {
     const scheme = location.slice(0, location.indexOf(':'));
     throw new BufferLocationError(
-      `${scheme}:// replay buffers are not supported (${redact(location)}); pass ${SUPPORTED_LOCATIONS}.`,
+      `${scheme}:// replay buffers are not supported (${redactUrl(location)}); pass ${SUPPORTED_LOCATIONS}.`,
     );
   }
   const { url: _url, ...sqlite } = options;
   return SqliteReplayBuffer.open({ ...sqlite, path: location });
-}
-
-/** A URL without the password, fit to print. */
-export function redact(url: string): string {
-  return url.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@');
 }
 
 /** The replay buffer contract (see `replay-buffer.ts`). */

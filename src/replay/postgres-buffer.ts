@@ -13,6 +13,7 @@ import {
 import { AnnIndex, type AnnOptions } from './ann-index.ts';
 import { admittedClasses, annSearch } from './ann-search.ts';
 import { type AnnClass, annClassOf } from './ann-sync.ts';
+import { redactUrl } from './buffer-errors.ts';
 import { type BufferStats, countsByEnv } from './buffer-stats.ts';
 import { FilterIndex, type RetrieveFilter } from './filter-index.ts';
 import {
@@ -585,9 +586,4 @@ async function* inOrder<T>(items: readonly T[]): AsyncGenerator<T> {
 /** The first 8 bytes of a text's SHA-1, as a signed 64-bit integer (as the SQLite store keys). */
 function hash(text: string): bigint {
   return crypto.createHash('sha1').update(text).digest().readBigInt64LE(0);
-}
-
-/** A URL without the password, fit to print. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@');
 }
