@@ -46,6 +46,13 @@ describe('a PostgreSQL replay buffer shared by collect and run', () => {
       expect(run.status).toBe(0);
       expect(run.stdout).toContain(`added to      ${url}`);
     }
+    const printed = spawnSync(process.execPath, [bin, 'buffer', 'stats', '--db', url], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(printed.stdout).toContain('12 trajectories');
+    // Debian's server has no pgvector: the in-process index answers, and the output says why.
+    expect(printed.stdout).toMatch(/ann retrieval[\s\S]*retrieval: pgvector is not installed/);
     const buffer = await PostgresReplayBuffer.open({ url });
     try {
       const stats = await buffer.stats();

@@ -110,6 +110,7 @@ export function bufferCommand(program: Command): void {
       console.log(
         `success rate ${(100 * stats.successRate).toFixed(1)}%, ${(stats.bytes / 2 ** 20).toFixed(1)} MiB, ${stats.retrieval} retrieval${indexed}, encoder ${stats.encoder}`,
       );
+      if (stats.retrievalNote) console.log(`retrieval: ${stats.retrievalNote}`);
       for (const [env, byProvenance] of Object.entries(stats.byEnv)) {
         for (const [provenance, s] of Object.entries(byProvenance)) {
           console.log(
