@@ -181,7 +181,11 @@ export type {
 } from './policy/policy.ts';
 export { makePolicy, POLICY_NAMES, type PolicyOptions } from './policy/registry.ts';
 export type { AnnOptions } from './replay/ann-index.ts';
-export { BufferLockedError, BufferNotFoundError } from './replay/buffer-errors.ts';
+export {
+  BufferConnectionError,
+  BufferLockedError,
+  BufferNotFoundError,
+} from './replay/buffer-errors.ts';
 export type { BufferStats } from './replay/buffer-stats.ts';
 export type { RetrieveFilter } from './replay/filter-index.ts';
 export { migrateBuffer } from './replay/migrate-buffer.ts';

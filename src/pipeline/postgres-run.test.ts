@@ -80,12 +80,19 @@ describe('a PostgreSQL replay buffer shared by collect and run', () => {
     }
   }, 120_000);
 
-  it('collect needs --out or --db, and says so', () => {
-    const run = spawnSync(process.execPath, [bin, 'collect', '--env', 'webshop'], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(run.status).not.toBe(0);
-    expect(run.stderr).toMatch(/pass --out FILE\.jsonl, --db BUFFER/);
+  it('collect says what is wrong with where the episodes go: nowhere, or a server that is down', () => {
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [bin, 'collect', '--env', 'webshop', ...args], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const nowhere = run();
+    expect(nowhere.status).toBe(1);
+    expect(nowhere.stderr).toMatch(/pass --out FILE\.jsonl, --db BUFFER/);
+    const down = run('--episodes', '2', '--db', 'postgres://nobody:secret@127.0.0.1:1/db');
+    expect(down.status).toBe(1);
+    expect(down.stderr.trim()).toBe(
+      'error: cannot connect to the replay buffer at postgres://nobody:***@127.0.0.1:1/db: connect ECONNREFUSED 127.0.0.1:1. Check that the server runs and the URL (user, host, port, database) is right.',
+    );
   });
 });

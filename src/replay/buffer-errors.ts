@@ -15,6 +15,11 @@ export class BufferLocationError extends DreamGymError {
   override name = 'BufferLocationError';
 }
 
+/** The database server behind a buffer URL could not be reached or refused the connection. */
+export class BufferConnectionError extends DreamGymError {
+  override name = 'BufferConnectionError';
+}
+
 /** Another process held the buffer's write lock for longer than this one would wait. */
 export class BufferLockedError extends DreamGymError {
   override name = 'BufferLockedError';

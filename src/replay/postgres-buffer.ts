@@ -13,7 +13,7 @@ import {
 import { AnnIndex, type AnnOptions } from './ann-index.ts';
 import { admittedClasses, annSearch } from './ann-search.ts';
 import { type AnnClass, annClassOf } from './ann-sync.ts';
-import { redactUrl } from './buffer-errors.ts';
+import { BufferConnectionError, redactUrl } from './buffer-errors.ts';
 import { type BufferStats, countsByEnv } from './buffer-stats.ts';
 import { FilterIndex, type RetrieveFilter } from './filter-index.ts';
 import {
@@ -154,7 +154,7 @@ export class PostgresReplayBuffer implements ReplayBuffer {
     try {
       return await this.pool.connect();
     } catch (error) {
-      throw new Error(
+      throw new BufferConnectionError(
         `cannot connect to the replay buffer at ${this.path}: ${(error as Error).message}. Check that the server runs and the URL (user, host, port, database) is right.`,
         { cause: error },
       );
