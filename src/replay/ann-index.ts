@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { setImmediate } from 'node:timers/promises';
 import type { Index } from 'usearch';
 
 // usearch's ESM build finds its native addon by walking up from the caller's stack frame, which
@@ -39,6 +40,24 @@ const SCALARS = {
   f16: usearch.ScalarKind.F16,
   i8: usearch.ScalarKind.I8,
 };
+
+/**
+ * Sizes batches of index inserts to take about `sliceMs` each (16 to start with, then as many as
+ * the last full batch's speed says fit, at most doubling), so that indexing can give the event
+ * loop a turn between batches.
+ */
+export class InsertSlices {
+  /** Transitions the next batch inserts. */
+  batch = 16;
+
+  constructor(readonly sliceMs = 4) {}
+
+  /** Takes the time a full batch took. */
+  took(ms: number): void {
+    const fit = Math.floor((this.batch * this.sliceMs) / Math.max(ms, 0.01));
+    this.batch = Math.max(16, Math.min(2048, fit, this.batch * 2));
+  }
+}
 
 /** The settings that shape an index's graph: a saved index built with others is rebuilt. */
 export function annGraphId(dimensions: number, options: AnnOptions): string {
@@ -97,6 +116,25 @@ export class AnnIndex {
     if (keys.length === 0) return;
     const threads = keys.length >= 4 * this.threads ? this.threads : 1;
     this.index.add(BigUint64Array.from(keys, BigInt), vectors as Float32Array[], threads);
+  }
+
+  /**
+   * Adds vectors in batches sized by `slices`, letting the event loop turn between them, so
+   * that indexing thousands of transitions never blocks a server for long.
+   */
+  async addInSlices(
+    keys: readonly number[],
+    vectors: readonly Float32Array[],
+    slices: InsertSlices,
+  ): Promise<void> {
+    for (let i = 0; i < keys.length; ) {
+      const n = slices.batch;
+      const started = performance.now();
+      this.add(keys.slice(i, i + n), vectors.slice(i, i + n));
+      if (i + n <= keys.length) slices.took(performance.now() - started);
+      i += n;
+      if (i < keys.length) await setImmediate();
+    }
   }
 
   /** The `k` nearest keys with their cosine distances, nearest first. */

@@ -1,19 +1,17 @@
 import { rm } from 'node:fs/promises';
 import { setImmediate } from 'node:timers/promises';
 import type { Provenance } from '../core/types.ts';
-import { AnnIndex, type AnnOptions, annGraphId } from './ann-index.ts';
+import { AnnIndex, type AnnOptions, annGraphId, InsertSlices } from './ann-index.ts';
 import { FilterIndex } from './filter-index.ts';
 import type { TransitionStore } from './transition-store.ts';
 
 /**
  * Rowids looked at per query of an index catch-up (however few are of the class), and a slice's
- * time budget in ms: a catch-up inserts batches sized to take about that long (16 transitions to
- * start with, then as many as the last batch's speed says fit), with the event loop turning in
- * between.
+ * time budget in ms: a catch-up inserts batches sized to take about that long (see
+ * {@link InsertSlices}), with the event loop turning in between.
  */
 const WINDOW_ROWS = 4096;
 const SLICE_MS = 4;
-const FIRST_BATCH = 16;
 const MAX_BATCH = 2048;
 
 /**
@@ -82,8 +80,8 @@ export class AnnSync {
   private active: boolean;
   /** `provenance IN (…)` for this class. */
   private readonly inClass: string;
-  /** Transitions the next batch inserts (see {@link SLICE_MS}). */
-  private batch = FIRST_BATCH;
+  /** How many transitions the next batch inserts. */
+  private readonly slices = new InsertSlices(SLICE_MS);
   /** A first build under way, swapped in as `ann` once it holds every transition. */
   private building: { ann: AnnIndex; filters: FilterIndex; upTo: number } | undefined;
 
@@ -176,11 +174,12 @@ export class AnnSync {
     let added = 0;
     while (target.upTo < ceiling && performance.now() - started < SLICE_MS) {
       const sliceStart = performance.now();
-      const slice = this.indexSlice(target.ann, target.filters, target.upTo, ceiling, this.batch);
+      const batch = this.slices.batch;
+      const slice = this.indexSlice(target.ann, target.filters, target.upTo, ceiling, batch);
       target.upTo = slice.upTo;
       added += slice.rows;
       if (live) this.upTo = target.upTo;
-      if (slice.rows === this.batch) this.resize(performance.now() - sliceStart);
+      if (slice.rows === batch) this.slices.took(performance.now() - sliceStart);
     }
     const left = target.upTo < ceiling;
     if (!live && !left) {
@@ -191,12 +190,6 @@ export class AnnSync {
     }
     if ((!live && !left) || (live && added > 0)) this.options.onIndexed();
     return left;
-  }
-
-  /** Sizes the next batch so that it takes about {@link SLICE_MS}, given a full batch's time. */
-  private resize(ms: number): void {
-    const fit = Math.floor((this.batch * SLICE_MS) / Math.max(ms, 0.01));
-    this.batch = Math.max(FIRST_BATCH, Math.min(MAX_BATCH, fit, this.batch * 2));
   }
 
   /**

@@ -10,7 +10,7 @@ import {
   type Trajectory,
   transitions,
 } from '../core/types.ts';
-import { AnnIndex, type AnnOptions } from './ann-index.ts';
+import { AnnIndex, type AnnOptions, InsertSlices } from './ann-index.ts';
 import { admittedClasses, annSearch } from './ann-search.ts';
 import { type AnnClass, annClassOf } from './ann-sync.ts';
 import { BufferConnectionError, redactUrl } from './buffer-errors.ts';
@@ -55,7 +55,14 @@ interface InProcessIndexes {
 }
 
 /** Transitions read per query while the in-process index catches up with the table. */
-const CATCH_UP_ROWS = 5000;
+const CATCH_UP_ROWS = 2000;
+
+/**
+ * How long a retrieve waits for the in-process index to take in other processes' new
+ * transitions before it answers from the index as it is (ms): a bulk import elsewhere is indexed
+ * in slices meanwhile, and searches are not held up for all of it.
+ */
+const CATCH_UP_WAIT_MS = 50;
 
 /**
  * The replay buffer on PostgreSQL (≥ 13): one buffer shared by rollout workers, servers and
@@ -66,8 +73,10 @@ const CATCH_UP_ROWS = 5000;
  * `enablePgvector`; processes hold no vectors). Where it has not, or this role may not create the
  * extension (`stats().retrievalNote` says which), every process keeps its own usearch index (one
  * per provenance class, as SQLite's) in sync by the highest rowid it has seen, which the ordered
- * commits allow: it catches up on open and before each search, so a retrieve after an add (any
- * process's) sees it.
+ * commits allow: it catches up on open, after each of its adds and before each search, so a
+ * retrieve after an add (any process's) sees it — except while another process's bulk add is
+ * being indexed: that runs in slices with the event loop turning, and a search waits for it
+ * 50 ms at most, then answers from the index as it is (as SQLite's buffer does).
  */
 export class PostgresReplayBuffer implements ReplayBuffer {
   readonly path: string;
@@ -88,6 +97,8 @@ export class PostgresReplayBuffer implements ReplayBuffer {
   /** The sampling pools (and in-process indexes) hold every transition up to this rowid. */
   private upTo = 0;
   private catchingUp: Promise<void> | undefined;
+  /** Sizes the in-process index's insert batches (see {@link InsertSlices}). */
+  private readonly slices = new InsertSlices();
   private closed = false;
 
   private constructor(options: PostgresBufferOptions, where: string) {
@@ -357,8 +368,12 @@ export class PostgresReplayBuffer implements ReplayBuffer {
         }
         this.upTo = id;
       }
-      for (const annClass of ['real', 'synthetic'] as const)
-        inProcess?.indexes[annClass].add(byClass[annClass].keys, byClass[annClass].vectors);
+      if (inProcess) {
+        for (const annClass of ['real', 'synthetic'] as const) {
+          const { keys, vectors } = byClass[annClass];
+          await inProcess.indexes[annClass].addInSlices(keys, vectors, this.slices);
+        }
+      }
       if (rows.length < CATCH_UP_ROWS) return;
     }
   }
@@ -371,7 +386,10 @@ export class PostgresReplayBuffer implements ReplayBuffer {
     this.assertOpen();
     if (k <= 0) return [];
     const inProcess = this.inProcess;
-    const [[vector]] = await Promise.all([this.encoder.encode([key]), inProcess && this.catchUp()]);
+    const [[vector]] = await Promise.all([
+      this.encoder.encode([key]),
+      inProcess && within(this.catchUp(), CATCH_UP_WAIT_MS),
+    ]);
     const query = vector as Float32Array;
     const chosen = inProcess
       ? await this.searchInProcess(inProcess, query, k, filter)
@@ -575,6 +593,20 @@ export class PostgresReplayBuffer implements ReplayBuffer {
 
   private assertOpen(): void {
     if (this.closed) throw new Error(`replay buffer ${this.path} is closed; open it again.`);
+  }
+}
+
+/** Waits for `work` for at most `ms`; its failure is the caller's to see only within that time. */
+async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  work.catch(() => undefined);
+  try {
+    await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
