@@ -8,6 +8,7 @@
  * and of the curriculum's task pool, which the workers reach over IPC.
  */
 import cluster, { type Worker } from 'node:cluster';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +56,14 @@ export function isServeWorker(): boolean {
   return cluster.isWorker && process.env[WORKER_ENV] !== undefined;
 }
 
+/** How the workers ended. */
+export interface WorkersSummary {
+  /** The workers' counts summed; a worker that died reported none. */
+  stats: ServerStats;
+  /** Workers that did not exit cleanly (a failed close, a crash), each in a sentence. */
+  failures: string[];
+}
+
 export interface ServedWorkers {
   url: string;
   port: number;
@@ -68,9 +77,9 @@ export interface ServedWorkers {
   recorded(): number;
   /**
    * Has every worker close its sessions, listener and buffer and waits for them to exit; then
-   * finishes the record file and closes the task pool. Resolves with the workers' counts summed.
+   * finishes the record file and closes the task pool.
    */
-  close(): Promise<ServerStats>;
+  close(): Promise<WorkersSummary>;
   /** Kills the workers at once: what they had not written yet is lost. */
   kill(): void;
 }
@@ -98,8 +107,8 @@ export async function serveWorkers(
   const warn = options.warn ?? ((message: string) => console.error(message));
   const dir = mkdtempSync(join(tmpdir(), 'dreamgym-serve-'));
   const sockets = Array.from({ length: count }, (_, i) => join(dir, `w${i}.sock`));
-  const cleanUp = async () => {
-    await writer?.close();
+  const cleanUp = async (finished: boolean) => {
+    await (finished ? writer?.close() : writer?.abort());
     curriculum?.pool.close();
     rmSync(dir, { recursive: true, force: true });
   };
@@ -154,27 +163,36 @@ export async function serveWorkers(
         }
       });
     });
-    const exited = new Promise<ServerStats | undefined>((resolve) => {
-      worker.on('exit', () => resolve(stats));
-    });
+    // Its last messages are read once the IPC channel closes, which may come after the exit.
+    const exited = Promise.all([once(worker, 'exit'), once(worker, 'disconnect')]).then(
+      ([[code, signal]]) => ({
+        stats,
+        ...((code !== 0 || stats === undefined) && {
+          failure: `server worker ${index} ${signal ? `was killed by ${signal}` : `exited with code ${code}`}${stats ? '' : ', its counts unknown'}.`,
+        }),
+      }),
+    );
     return { worker, ready, exited };
   });
 
-  const stopAll = async (): Promise<ServerStats> => {
+  const stopAll = async (finished: boolean): Promise<WorkersSummary> => {
     stopping = true;
     for (const { worker } of started) {
       if (worker.isConnected()) worker.send({ type: 'stop' } satisfies PrimaryMessage);
     }
-    const counts = await Promise.all(started.map((s) => s.exited));
-    await cleanUp();
-    return sumStats(counts);
+    const ends = await Promise.all(started.map((s) => s.exited));
+    await cleanUp(finished);
+    return {
+      stats: sumStats(ends.map((end) => end.stats)),
+      failures: ends.flatMap((end) => (end.failure ? [end.failure] : [])),
+    };
   };
 
   let first: { url: string; port: number };
   try {
     [first] = (await Promise.all(started.map((s) => s.ready))) as [{ url: string; port: number }];
   } catch (error) {
-    await stopAll();
+    await stopAll(false);
     throw error;
   }
   return {
@@ -183,7 +201,7 @@ export async function serveWorkers(
     workers: count,
     workerDied,
     recorded: () => writer?.count ?? 0,
-    close: stopAll,
+    close: () => stopAll(true),
     kill: () => {
       for (const { worker } of started) worker.process.kill('SIGKILL');
     },
@@ -287,7 +305,13 @@ export async function runServeWorker(options: ServeEnvOptions): Promise<void> {
   }
   await send({ type: 'listening', url: server.url, port: server.port });
   await stopped;
-  await server.close();
+  let closed = true;
+  try {
+    await server.close();
+  } catch (error) {
+    closed = false;
+    console.error(`server worker ${settings.index}: closing failed: ${(error as Error).stack}`);
+  }
   await send({ type: 'stopped', stats: server.server.sessions.stats });
-  process.exit(0);
+  process.exit(closed ? 0 : 1);
 }

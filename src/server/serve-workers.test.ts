@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,11 +67,15 @@ function post<T>(url: string, body: object = {}): Promise<T> {
   });
 }
 
+/**
+ * A buffer of 300 offline episodes: past the 1,000 transitions from which a served synthetic env
+ * retrieves through ANN indexes, which every worker keeps and saves beside the database.
+ */
 async function syntheticBuffer(): Promise<{ dir: string; db: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'dreamgym-serve-workers-'));
   const db = join(dir, 'buffer.db');
   const buffer = SqliteReplayBuffer.open({ path: db });
-  await buffer.add(await webshopTrajectories(30));
+  await buffer.add(await webshopTrajectories(300));
   await buffer.close();
   return { dir, db };
 }
@@ -143,6 +147,9 @@ describe('dreamgym serve --workers', () => {
     expect(new Set(stored)).toEqual(new Set(recorded.map((t) => t.id)));
     expect(buffer.integrityCheck()).toBe('ok');
     await buffer.close();
+    // Both workers saved their index at close, each through a temporary file of its own.
+    expect(readdirSync(dir)).toContain('buffer.db.real.usearch');
+    expect(readdirSync(dir).filter((file) => file.includes('partial'))).toEqual([]);
   }, 60_000);
 
   it('runs one curriculum in the primary: groups of task-less resets span workers', async () => {

@@ -3,7 +3,12 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { checkMode } from '../../curriculum/selection.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../../server/app.ts';
-import { isServeWorker, runServeWorker, serveWorkers } from '../../server/cluster.ts';
+import {
+  isServeWorker,
+  runServeWorker,
+  serveWorkers,
+  type WorkersSummary,
+} from '../../server/cluster.ts';
 import { DEFAULT_PORT } from '../../server/listen.ts';
 import {
   type ServedEnv,
@@ -11,7 +16,6 @@ import {
   type ServeEnvOptions,
   serveEnv,
 } from '../../server/serve-env.ts';
-import type { ServerStats } from '../../server/session.ts';
 import { addSiteOption, intOption, probabilityOption, splitOption } from '../options.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -187,20 +191,21 @@ export function serveCommand(program: Command): void {
         process.exit(130);
       };
       process.once('SIGINT', now).once('SIGTERM', now);
-      const { sessionsOpened, episodesFinished, steps } =
+      const { stats, failures } =
         'workerDied' in served ? await served.close() : await closeOne(served);
+      for (const failure of failures) console.error(failure);
       console.log(
-        `served ${sessionsOpened} sessions, ${episodesFinished} finished episodes, ${steps} steps` +
+        `served ${stats.sessionsOpened} sessions, ${stats.episodesFinished} finished episodes, ${stats.steps} steps` +
           (o.record ? `\nwrote ${served.recorded()} episodes to ${o.record}` : ''),
       );
-      if (stop.death) process.exitCode = 1;
+      if (stop.death || failures.length > 0) process.exitCode = 1;
     });
 }
 
 /** Closes a single-process server; its counts. */
-async function closeOne(served: ServedEnv): Promise<ServerStats> {
+async function closeOne(served: ServedEnv): Promise<WorkersSummary> {
   await served.close();
-  return served.server.sessions.stats;
+  return { stats: served.server.sessions.stats, failures: [] };
 }
 
 /** The task pool path `--curriculum` needs, or an error naming the flag. */
