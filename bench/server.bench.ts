@@ -11,9 +11,10 @@
  *   Node's default heap sizing and with `--max-old-space-size=384`.
  * - `workers`: `serve --env synthetic:webshop --workers N` (LLM-free) with 64 clients for N = 1, 2
  *   and 4 (BENCH_SERVER_WORKERS), each on a fresh copy of one buffer: steps/s and step p50/p99.
- *   Each client keeps one connection, so its session lives in that connection's worker; one more
- *   run at 2 workers shares 16 pooled connections among the clients, so most requests are
- *   forwarded to the worker holding their session (the cost of routing).
+ *   Each client keeps one connection, so its session lives in that connection's worker; runs at 1
+ *   and 2 workers with 16 pooled connections shared by the clients (as the `synthetic` part) price
+ *   the routing: at 2 workers about half the requests are forwarded to the worker holding their
+ *   session. Speedups are over 1 worker with the same connections.
  * BENCH_SERVER_PARTS=webshop,synthetic,soak,workers picks parts; BENCH_SYNTHETIC_STEPS,
  * BENCH_SERVER_IMPORT_EPISODES and BENCH_SOAK_STEPS scale them down on a busy machine;
  * BENCH_SERVER_NODE_FLAGS passes Node flags to the synthetic server (e.g. `--cpu-prof`).
@@ -307,7 +308,7 @@ function copyBuffer(db: string, dir: string): string {
 /**
  * `serve --env synthetic:webshop --workers N` with 64 clients, for each worker count on a fresh
  * copy of one buffer (episodes are written back as they finish): steps/s and step latency with a
- * connection per client, and at 2 workers with pooled connections (requests forwarded).
+ * connection per client, and at 1 and 2 workers with pooled connections (requests forwarded).
  */
 async function workersBench() {
   const dir = mkdtempSync(join(tmpdir(), 'dreamgym-bench-workers-'));
@@ -319,7 +320,10 @@ async function workersBench() {
     await offlineBuffer(join(dir, 'offline.jsonl'), db);
     const settings = [
       ...WORKER_COUNTS.map((workers) => ({ workers, connectionPerClient: true })),
-      ...(WORKER_COUNTS.includes(2) ? [{ workers: 2, connectionPerClient: false }] : []),
+      ...WORKER_COUNTS.filter((workers) => workers <= 2).map((workers) => ({
+        workers,
+        connectionPerClient: false,
+      })),
     ];
     for (const [i, { workers, connectionPerClient }] of settings.entries()) {
       const connections = connectionPerClient ? 'one per client' : '16 pooled';
@@ -351,16 +355,18 @@ async function workersBench() {
         await once(child, 'exit');
       }
     }
-    const one = runs.find((r) => r.workers === 1 && r.connections === 'one per client');
-    const speedups = runs.map((r) => ({
-      workers: r.workers,
-      connections: r.connections,
-      speedup: one ? r.stepsPerSecond / one.stepsPerSecond : null,
-    }));
+    const speedups = runs.map((r) => {
+      const one = runs.find((o) => o.workers === 1 && o.connections === r.connections);
+      return {
+        workers: r.workers,
+        connections: r.connections,
+        speedup: one ? r.stepsPerSecond / one.stepsPerSecond : null,
+      };
+    });
     for (const s of speedups) {
       if (s.speedup !== null) {
         console.log(
-          `  ${s.workers} workers (${s.connections}): ${s.speedup.toFixed(2)}× one worker`,
+          `  ${s.workers} workers (${s.connections}): ${s.speedup.toFixed(2)}× one worker (${s.connections})`,
         );
       }
     }
