@@ -172,13 +172,15 @@ export async function serveWorkers(
         }),
       }),
     );
-    return { worker, ready, exited };
+    return { worker, ready, exited, listening: () => listening };
   });
 
   const stopAll = async (finished: boolean): Promise<WorkersSummary> => {
     stopping = true;
-    for (const { worker } of started) {
-      if (worker.isConnected()) worker.send({ type: 'stop' } satisfies PrimaryMessage);
+    for (const { worker, listening } of started) {
+      // One still starting may not listen for messages yet; it has served nothing to lose.
+      if (!listening()) worker.process.kill('SIGTERM');
+      else if (worker.isConnected()) worker.send({ type: 'stop' } satisfies PrimaryMessage);
     }
     const ends = await Promise.all(started.map((s) => s.exited));
     await cleanUp(finished);

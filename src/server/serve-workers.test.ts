@@ -8,6 +8,7 @@ import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_pr
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -231,6 +232,24 @@ describe('dreamgym serve --workers', () => {
     expect(output()).toContain('Stopping the server.');
     await expect(fetch(url)).rejects.toThrow();
   }, 60_000);
+
+  it("fails with a worker's error, and the fix, when the port is taken", async () => {
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await once(blocker, 'listening');
+    const { port } = blocker.address() as { port: number };
+    try {
+      const run = spawnSync(
+        process.execPath,
+        [bin, 'serve', '--env', 'webshop', '--port', String(port), '--workers', '2'],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`error: port ${port} on 127.0.0.1 is in use`);
+      expect(run.stdout).not.toContain('Ctrl-C to stop');
+    } finally {
+      blocker.close();
+    }
+  });
 
   it('refuses a worker count below 1', () => {
     const run = spawnSync(process.execPath, [bin, 'serve', '--env', 'webshop', '--workers', '0'], {
