@@ -9,13 +9,28 @@
  *   (issue 22: a step once took 56 s while the server rebuilt the index on its main thread).
  * - `soak`: RSS of `serve --env webshop` over a long run (BENCH_SOAK_STEPS, default 200k), with
  *   Node's default heap sizing and with `--max-old-space-size=384`.
- * BENCH_SERVER_PARTS=webshop,synthetic,soak picks parts; BENCH_SYNTHETIC_STEPS,
+ * - `workers`: `serve --env synthetic:webshop --workers N` (LLM-free) with 64 clients for N = 1, 2
+ *   and 4 (BENCH_SERVER_WORKERS), each on a fresh copy of one buffer: steps/s and step p50/p99.
+ *   Each client keeps one connection, so its session lives in that connection's worker; runs at 1
+ *   and 2 workers with 16 pooled connections shared by the clients (as the `synthetic` part) price
+ *   the routing: at 2 workers about half the requests are forwarded to the worker holding their
+ *   session. Speedups are over 1 worker with the same connections.
+ * BENCH_SERVER_PARTS=webshop,synthetic,soak,workers picks parts; BENCH_SYNTHETIC_STEPS,
  * BENCH_SERVER_IMPORT_EPISODES and BENCH_SOAK_STEPS scale them down on a busy machine;
  * BENCH_SERVER_NODE_FLAGS passes Node flags to the synthetic server (e.g. `--cpu-prof`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +45,8 @@ const SYNTHETIC_STEPS = Number(process.env.BENCH_SYNTHETIC_STEPS ?? 6000);
 /** Episodes imported while the synthetic server serves: ~4 transitions each, past 50k. */
 const IMPORT_EPISODES = Number(process.env.BENCH_SERVER_IMPORT_EPISODES ?? 15_000);
 const SOAK_STEPS = Number(process.env.BENCH_SOAK_STEPS ?? 200_000);
-const PARTS = (process.env.BENCH_SERVER_PARTS ?? 'webshop,synthetic,soak').split(',');
+const PARTS = (process.env.BENCH_SERVER_PARTS ?? 'webshop,synthetic,soak,workers').split(',');
+const WORKER_COUNTS = (process.env.BENCH_SERVER_WORKERS ?? '1,2,4').split(',').map(Number);
 const bin = join(import.meta.dirname, '../scripts/dreamgym-dev.js');
 
 /** One scripted episode's next action, from the page text (WebShop protocol or in-process). */
@@ -65,14 +81,14 @@ async function startServer(
  */
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
-function post<T>(url: string, body: object): Promise<T> {
+function post<T>(url: string, body: object, via: Agent = agent): Promise<T> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
       url,
       {
         method: 'POST',
-        agent,
+        agent: via,
         headers: {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(payload),
@@ -98,7 +114,8 @@ function post<T>(url: string, body: object): Promise<T> {
 
 /**
  * `clients` concurrent sessions stepping until `steps` steps are done in all, or until `until`
- * says stop; `onStep` sees the running step count.
+ * says stop; `onStep` sees the running step count. The clients share the pooled connections of
+ * `agent`, or with `connectionPerClient` each keeps one of its own.
  */
 async function level(
   url: string,
@@ -107,25 +124,37 @@ async function level(
     steps = STEPS_PER_LEVEL,
     until = () => false,
     onStep = () => {},
-  }: { steps?: number; until?: () => boolean; onStep?: (done: number) => void } = {},
+    connectionPerClient = false,
+  }: {
+    steps?: number;
+    until?: () => boolean;
+    onStep?: (done: number) => void;
+    connectionPerClient?: boolean;
+  } = {},
 ) {
   const latencies: number[] = [];
   let budget = steps;
   let episodes = 0;
   const client = async (k: number) => {
-    const id = await post<number>(`${url}/create`, {});
+    const via = connectionPerClient ? new Agent({ keepAlive: true, maxSockets: 1 }) : agent;
+    const id = await post<number>(`${url}/create`, {}, via);
     for (let episode = 0; budget > 0; episode++) {
       const index = (k * 97 + episode * 31) % TASKS;
-      let [page] = await post<[string, null]>(`${url}/reset`, { env_idx: id, session_id: index });
+      let [page] = await post<[string, null]>(
+        `${url}/reset`,
+        { env_idx: id, session_id: index },
+        via,
+      );
       const instruction = /Instruction:\n(.*)/.exec(page)?.[1] ?? '';
       for (let done = false; !done && budget > 0; ) {
         if (until()) budget = 0;
         budget--; // taken before awaiting, so concurrent clients stop at the budget together
         const start = process.hrtime.bigint();
-        const step = await post<{ state: string; done: boolean }>(`${url}/step`, {
-          env_idx: id,
-          action: nextAction(page, instruction),
-        });
+        const step = await post<{ state: string; done: boolean }>(
+          `${url}/step`,
+          { env_idx: id, action: nextAction(page, instruction) },
+          via,
+        );
         latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
         onStep(latencies.length);
         page = step.state;
@@ -133,7 +162,8 @@ async function level(
       }
       episodes++;
     }
-    await post(`${url}/close`, { env_idx: id });
+    await post(`${url}/close`, { env_idx: id }, via);
+    if (via !== agent) via.destroy();
   };
   const started = performance.now();
   await Promise.all(Array.from({ length: clients }, (_, k) => client(k)));
@@ -196,18 +226,7 @@ async function syntheticBench() {
   const db = join(dir, 'buffer.db');
   try {
     console.log('synthetic: collecting 1,000 offline episodes and importing them…');
-    await dreamgym([
-      'collect',
-      '--env',
-      'webshop',
-      '--episodes',
-      '1000',
-      '--epsilon',
-      '0.3',
-      '--out',
-      offline,
-    ]);
-    await dreamgym(['buffer', 'import', offline, '--db', db]);
+    await offlineBuffer(offline, db);
     await multiply(offline, big, Math.ceil(IMPORT_EPISODES / 1000));
     const { url, child } = await startServer(
       ['--env', 'synthetic:webshop', '--db', db, '--max-sessions', String(SYNTHETIC_CLIENTS)],
@@ -254,6 +273,104 @@ async function syntheticBench() {
       child.kill('SIGTERM');
       await once(child, 'exit');
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A buffer at `db` of 1,000 offline webshop episodes (ε-greedy expert), collected to `offline`. */
+async function offlineBuffer(offline: string, db: string): Promise<void> {
+  await dreamgym([
+    'collect',
+    '--env',
+    'webshop',
+    '--episodes',
+    '1000',
+    '--epsilon',
+    '0.3',
+    '--out',
+    offline,
+  ]);
+  await dreamgym(['buffer', 'import', offline, '--db', db]);
+}
+
+/** `db` and the files beside it that belong to it (ANN indexes), copied into `dir`. */
+function copyBuffer(db: string, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const from = join(db, '..');
+  const name = db.slice(from.length + 1);
+  for (const file of readdirSync(from).filter((f) => f.startsWith(name))) {
+    copyFileSync(join(from, file), join(dir, file));
+  }
+  return join(dir, name);
+}
+
+/**
+ * `serve --env synthetic:webshop --workers N` with 64 clients, for each worker count on a fresh
+ * copy of one buffer (episodes are written back as they finish): steps/s and step latency with a
+ * connection per client, and at 1 and 2 workers with pooled connections (requests forwarded).
+ */
+async function workersBench() {
+  const dir = mkdtempSync(join(tmpdir(), 'dreamgym-bench-workers-'));
+  const db = join(dir, 'buffer.db');
+  const runs: Array<Awaited<ReturnType<typeof level>> & { workers: number; connections: string }> =
+    [];
+  try {
+    console.log('workers: collecting 1,000 offline episodes and importing them…');
+    await offlineBuffer(join(dir, 'offline.jsonl'), db);
+    const settings = [
+      ...WORKER_COUNTS.map((workers) => ({ workers, connectionPerClient: true })),
+      ...WORKER_COUNTS.filter((workers) => workers <= 2).map((workers) => ({
+        workers,
+        connectionPerClient: false,
+      })),
+    ];
+    for (const [i, { workers, connectionPerClient }] of settings.entries()) {
+      const connections = connectionPerClient ? 'one per client' : '16 pooled';
+      const copy = copyBuffer(db, join(dir, `run${i}`));
+      const { url, child } = await startServer([
+        '--env',
+        'synthetic:webshop',
+        '--db',
+        copy,
+        '--max-sessions',
+        String(SYNTHETIC_CLIENTS),
+        '--workers',
+        String(workers),
+      ]);
+      try {
+        // Warm-up in every worker: their models and indexes load on first use.
+        await level(url, 16, { steps: 200 * workers, connectionPerClient: true });
+        const run = await level(url, SYNTHETIC_CLIENTS, {
+          steps: SYNTHETIC_STEPS,
+          connectionPerClient,
+        });
+        runs.push({ workers, connections, ...run });
+        console.log(
+          `workers ${workers}, ${SYNTHETIC_CLIENTS} clients, connections ${connections}: ${run.stepsPerSecond.toFixed(0)} steps/s, ` +
+            `p50 ${run.stepMs.median.toFixed(1)} ms p99 ${run.stepMs.p99.toFixed(1)} ms`,
+        );
+      } finally {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+    }
+    const speedups = runs.map((r) => {
+      const one = runs.find((o) => o.workers === 1 && o.connections === r.connections);
+      return {
+        workers: r.workers,
+        connections: r.connections,
+        speedup: one ? r.stepsPerSecond / one.stepsPerSecond : null,
+      };
+    });
+    for (const s of speedups) {
+      if (s.speedup !== null) {
+        console.log(
+          `  ${s.workers} workers (${s.connections}): ${s.speedup.toFixed(2)}× one worker (${s.connections})`,
+        );
+      }
+    }
+    return { clients: SYNTHETIC_CLIENTS, steps: SYNTHETIC_STEPS, runs, speedups };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -366,6 +483,7 @@ export default async function serverBench() {
         );
       }
     }
+    if (PARTS.includes('workers')) results.workers = await workersBench();
     return results;
   } finally {
     agent.destroy();

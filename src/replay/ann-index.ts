@@ -149,9 +149,13 @@ export class AnnIndex {
     return out;
   }
 
-  /** Writes the index atomically (to a temporary file, then renamed over `path`). */
+  /**
+   * Writes the index atomically (to a temporary file, then renamed over `path`). The temporary
+   * file is this process's own: processes sharing a buffer (`serve --workers`) save at close, and
+   * the last rename wins.
+   */
   async save(path: string): Promise<void> {
-    const partial = `${path}.partial`;
+    const partial = `${path}.${process.pid}.partial`;
     this.index.save(partial);
     await rename(partial, path);
   }

@@ -13,6 +13,7 @@ import { openenvRoutes } from './openenv-routes.ts';
 import type { RecordingHooks } from './session.ts';
 import { SessionStore } from './sessions.ts';
 import { TaskPicker } from './tasks.ts';
+import { type WorkerRouting, workerRouting } from './worker-routing.ts';
 
 export interface EnvServerOptions extends RecordingHooks {
   /** Env family served, e.g. `webshop`; `/metadata` reports it. */
@@ -42,6 +43,11 @@ export interface EnvServerOptions extends RecordingHooks {
   warn?: (message: string) => void;
   /** Milliseconds now, for idle reaping; tests pass a fake clock. */
   clock?: () => number;
+  /**
+   * This server is one of several worker processes on one port: its session ids encode its
+   * index, and requests for other workers' sessions are forwarded to them.
+   */
+  workers?: WorkerRouting;
 }
 
 export interface EnvServer {
@@ -88,6 +94,7 @@ export function createEnvServer(options: EnvServerOptions): EnvServer {
       onStepTimed: (seconds, result) => metrics.observeStep(seconds, result),
     },
     ...(options.clock && { clock: options.clock }),
+    ...(options.workers && { idSlot: options.workers }),
   });
   sessions.startReaper();
   metrics.gauge('dreamgym_sessions_open', 'Sessions open now.', () => sessions.size);
@@ -133,6 +140,7 @@ export function createEnvServer(options: EnvServerOptions): EnvServer {
       c.req.method === 'GET' && PROBES.has(c.req.path) ? next() : auth(c, next),
     );
   }
+  if (options.workers) app.use(workerRouting(options.workers));
   app.get('/metrics', async (c) =>
     c.text(await metrics.render(), 200, { 'content-type': metrics.contentType }),
   );

@@ -1,6 +1,7 @@
+import { rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer, serve } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { ConfigError } from '../core/errors.ts';
 import type { EnvServer } from './app.ts';
@@ -11,6 +12,11 @@ export interface ListenOptions {
   host?: string;
   /** Port; 0 picks a free one. Default 36001, AgentGym's first env port. */
   port?: number;
+  /**
+   * Also serve HTTP on this Unix socket, bound by this process alone: where the other workers
+   * of `serve --workers N` forward the requests for this one's sessions.
+   */
+  socketPath?: string;
 }
 
 export interface ListeningServer {
@@ -53,6 +59,12 @@ export async function listen(
       );
     });
   });
+  const forwarded = options.socketPath
+    ? await listenOnSocket(server, options.socketPath).catch((error) => {
+        http.close();
+        throw error;
+      })
+    : undefined;
   const { port } = http.address() as AddressInfo;
   const hostInUrl = host.includes(':') ? `[${host}]` : host;
   return {
@@ -68,6 +80,22 @@ export async function listen(
       await server.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
+      if (forwarded) {
+        forwarded.closeAllConnections();
+        await new Promise<void>((resolve) => forwarded.close(() => resolve()));
+      }
     },
   };
+}
+
+/** Serves `server`'s HTTP routes on a Unix socket (a stale socket file is replaced). */
+async function listenOnSocket(server: EnvServer, path: string): Promise<Server> {
+  rmSync(path, { force: true });
+  const http = createAdaptorServer({ fetch: server.app.fetch }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    // Exclusive: in a cluster worker, bound here rather than shared through the primary.
+    http.listen({ path, exclusive: true }, resolve);
+  });
+  return http;
 }

@@ -1,5 +1,5 @@
 import { ConfigError } from '../core/errors.ts';
-import type { Trajectory } from '../core/types.ts';
+import type { Task, Trajectory } from '../core/types.ts';
 import { Curriculum } from '../curriculum/curriculum.ts';
 import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
 import { type CurriculumMode, checkMode } from '../curriculum/selection.ts';
@@ -17,6 +17,7 @@ import { makeLlmClient } from '../pipeline/experience-model.ts';
 import { createEnvServer, type EnvServer } from './app.ts';
 import { type ListeningServer, listen } from './listen.ts';
 import { TaskFeed } from './task-feed.ts';
+import type { WorkerRouting } from './worker-routing.ts';
 
 export interface ServeEnvOptions {
   /** A registry name: `webshop`, `household`, `agentgym:webshop@URL`, or `synthetic:webshop` (with `db`). */
@@ -58,6 +59,18 @@ export interface ServeEnvOptions {
    * transitions written back so far (the buffer co-evolving with the trainer). Default 1.
    */
   realShare?: number;
+  /**
+   * Also told of every finished episode (after the record file and the buffer): how a
+   * `--workers` worker hands its episodes to the primary.
+   */
+  onEpisode?: (trajectory: Trajectory) => void | Promise<void>;
+  /**
+   * Picks the task of a reset that names none, instead of `curriculum` (a `--workers` worker
+   * asks the primary, which runs the one curriculum).
+   */
+  taskProvider?: () => Promise<Task>;
+  /** This server is one worker of several on one port (see {@link WorkerRouting}). */
+  workers?: WorkerRouting;
   warn?: (message: string) => void;
 }
 
@@ -103,13 +116,10 @@ export interface ServedEnv extends ListeningServer {
  * also finishes the record file and closes the buffer.
  */
 export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
-  const envOptions: EnvOptions & { db?: string } = {
-    ...(options.split !== undefined && { split: options.split }),
-    ...(options.maxSteps !== undefined && { maxSteps: options.maxSteps }),
-    ...(options.catalogSize !== undefined && { catalogSize: options.catalogSize }),
-    ...(options.catalogSeed !== undefined && { catalogSeed: options.catalogSeed }),
-    ...(options.db !== undefined && { db: options.db }),
-  };
+  const envOptions = servedEnvOptions(options);
+  if (options.curriculum && options.taskProvider) {
+    throw new ConfigError('pass a curriculum or a task provider, not both.');
+  }
   if (options.llm && !isSyntheticRef(options.env)) {
     throw new ConfigError(
       `an experience model serves synthetic envs only; ${options.env} is a real env: drop the LLM options or serve synthetic:FAMILY.`,
@@ -141,7 +151,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     throw error;
   }
   const writesBack = synthetic !== undefined && options.writeBack !== false;
-  let curriculum: { feed: TaskFeed; pool: TaskPool } | undefined;
+  let curriculum: ServedTaskFeed | undefined;
   try {
     curriculum =
       options.curriculum &&
@@ -155,7 +165,9 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     if (writesBack) synthetic?.writeBack(trajectory);
     curriculum?.feed.record(trajectory);
     await writer?.write(trajectory);
+    await options.onEpisode?.(trajectory);
   };
+  const taskProvider = curriculum ? () => curriculum.feed.next() : options.taskProvider;
   const server = createEnvServer({
     name: options.env,
     description: entry.description,
@@ -170,8 +182,9 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     ...(options.warn && { warn: options.warn }),
     // Synthetic envs are named `synthetic:…`; their episodes must never pass for real ones.
     provenance: options.env.startsWith('synthetic:') ? 'synthetic' : 'real-online',
-    ...((writer || writesBack || curriculum) && { onEpisode }),
-    ...(curriculum && { taskProvider: () => curriculum.feed.next() }),
+    ...((writer || writesBack || curriculum || options.onEpisode) && { onEpisode }),
+    ...(taskProvider && { taskProvider }),
+    ...(options.workers && { workers: options.workers }),
   });
   addMetrics(server, synthetic, client, curriculum?.pool);
   let listening: ListeningServer;
@@ -179,6 +192,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     listening = await listen(server, {
       ...(options.host !== undefined && { host: options.host }),
       ...(options.port !== undefined && { port: options.port }),
+      ...(options.workers && { socketPath: options.workers.sockets[options.workers.index] }),
     });
   } catch (error) {
     await server.close();
@@ -200,6 +214,37 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
   };
 }
 
+/** The registry's env options of a served env. */
+function servedEnvOptions(options: ServeEnvOptions): EnvOptions & { db?: string } {
+  return {
+    ...(options.split !== undefined && { split: options.split }),
+    ...(options.maxSteps !== undefined && { maxSteps: options.maxSteps }),
+    ...(options.catalogSize !== undefined && { catalogSize: options.catalogSize }),
+    ...(options.catalogSeed !== undefined && { catalogSeed: options.catalogSeed }),
+    ...(options.db !== undefined && { db: options.db }),
+  };
+}
+
+/** A served curriculum: the feed that hands out its tasks, and the pool file it keeps them in. */
+export interface ServedTaskFeed {
+  feed: TaskFeed;
+  pool: TaskPool;
+}
+
+/**
+ * The curriculum `serveEnv` would run for these options, opened without serving: the `--workers`
+ * primary runs the one curriculum (the only writer of the task pool file, and one GRPO group
+ * sequence however resets spread over workers) and hands its tasks to the workers.
+ */
+export function openServedCurriculum(
+  options: ServeEnvOptions & { curriculum: ServedCurriculum },
+): ServedTaskFeed {
+  const synthetic = isSyntheticRef(options.env);
+  const family = synthetic ? options.env.slice('synthetic:'.length) : options.env;
+  const envOptions = servedEnvOptions(options);
+  return servedCurriculum(options.curriculum, envEntry(family).tasks(envOptions), synthetic);
+}
+
 /**
  * The task pool at `tasksPath` with a curriculum over the source's train tasks (variations by the
  * offline mutators) behind a {@link TaskFeed}. A real env only gets tasks it can build.
@@ -208,7 +253,7 @@ function servedCurriculum(
   options: ServedCurriculum,
   source: TaskSource,
   synthetic: boolean,
-): { feed: TaskFeed; pool: TaskPool } {
+): ServedTaskFeed {
   const pool = TaskPool.open({ path: options.tasksPath });
   try {
     const schedule = new Curriculum(

@@ -4,7 +4,7 @@ import type { Task, Trajectory, Transition } from '../core/types.ts';
 import type { Env, ResetOptions, ResetResult, StepResult } from '../envs/env.ts';
 import { SessionLimitError, UnknownSessionError } from './errors.ts';
 import type { RecordingOptions } from './session.ts';
-import { SessionStore } from './sessions.ts';
+import { SessionStore, slotOf } from './sessions.ts';
 
 const TASK: Task = { id: 'count/0', env: 'count', instruction: 'say done', origin: 'seed' };
 
@@ -74,6 +74,21 @@ describe('SessionStore', () => {
     expect(await sessions.close(a.id)).toBe(false);
     await sessions.create();
     expect(sessions.size).toBe(2);
+  });
+
+  it('with an id slot, gives only ids of that slot, so another worker can tell whose they are', async () => {
+    const sessions = new SessionStore({
+      makeEnv: () => new EchoEnv(),
+      maxSessions: 50,
+      idleTimeoutMs: 0,
+      recording: { provenance: 'real-online', policyId: 'remote', warn: () => {} },
+      idSlot: { index: 2, count: 3 },
+    });
+    const ids = await Promise.all(
+      Array.from({ length: 50 }, async () => (await sessions.create()).id),
+    );
+    expect(ids.map((id) => slotOf(id, 3))).toEqual(Array(50).fill(2));
+    expect(ids.every((id) => id >= 0 && id < 2 ** 31 - 1)).toBe(true);
   });
 
   it('gives random ids; an unknown id is a clear error', async () => {

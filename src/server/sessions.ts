@@ -11,12 +11,29 @@ export interface SessionStoreOptions {
   /** Sessions without a request for this long are closed; 0 keeps them until closed. */
   idleTimeoutMs: number;
   recording: RecordingOptions;
+  /**
+   * This store's share of the id space when several processes serve one port: its ids are the
+   * ones with `id % count === index`, so any process can tell which one holds a session. Default
+   * every id.
+   */
+  idSlot?: IdSlot;
   /** Milliseconds now; tests pass a fake clock. */
   clock?: () => number;
 }
 
 /** Ids go up to this, so they fit any client's int (AgentGym's are Python ints, JSON numbers). */
 const MAX_ID = 2 ** 31 - 1;
+
+/** The ids `id % count === index`: one server process's of `count` (see `--workers`). */
+export interface IdSlot {
+  index: number;
+  count: number;
+}
+
+/** The index of the process whose {@link IdSlot} holds session `id`. */
+export function slotOf(id: number, count: number): number {
+  return id % count;
+}
 
 /**
  * The open sessions of a server, each with its own env. Ids are random rather than counted, so a
@@ -66,8 +83,8 @@ export class SessionStore {
     } finally {
       this.reserved--;
     }
-    let id = randomInt(MAX_ID);
-    while (this.sessions.has(id)) id = randomInt(MAX_ID);
+    let id = this.randomId();
+    while (this.sessions.has(id)) id = this.randomId();
     const session = new Session(id, env, recording, this.stats, this.clock);
     this.sessions.set(id, session);
     this.stats.sessionsOpened++;
@@ -91,6 +108,12 @@ export class SessionStore {
     const session = id === undefined ? undefined : this.sessions.get(id);
     session?.touch();
     return session;
+  }
+
+  /** A random id of this store's slot. */
+  private randomId(): number {
+    const { index, count } = this.options.idSlot ?? { index: 0, count: 1 };
+    return randomInt(Math.floor(MAX_ID / count)) * count + index;
   }
 
   ids(): number[] {

@@ -3,8 +3,19 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { checkMode } from '../../curriculum/selection.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../../server/app.ts';
+import {
+  isServeWorker,
+  runServeWorker,
+  serveWorkers,
+  type WorkersSummary,
+} from '../../server/cluster.ts';
 import { DEFAULT_PORT } from '../../server/listen.ts';
-import { type ServedLlm, serveEnv } from '../../server/serve-env.ts';
+import {
+  type ServedEnv,
+  type ServedLlm,
+  type ServeEnvOptions,
+  serveEnv,
+} from '../../server/serve-env.ts';
 import { addSiteOption, intOption, probabilityOption, splitOption } from '../options.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -17,7 +28,18 @@ export function serveCommand(program: Command): void {
     .requiredOption('--env <name>', 'env to serve, e.g. webshop, household, synthetic:webshop')
     .option('--port <n>', 'port; 0 picks a free one', intOption(0, 65535), DEFAULT_PORT)
     .option('--host <address>', 'interface to bind; 0.0.0.0 for every interface', '127.0.0.1')
-    .option('--max-sessions <n>', 'sessions open at once', intOption(1), DEFAULT_MAX_SESSIONS)
+    .option(
+      '--max-sessions <n>',
+      'sessions open at once (per worker with --workers)',
+      intOption(1),
+      DEFAULT_MAX_SESSIONS,
+    )
+    .option(
+      '--workers <n>',
+      'server processes sharing the port, to use more cores (see "Workers" below)',
+      intOption(1),
+      1,
+    )
     .option(
       '--idle-timeout <seconds>',
       'close sessions idle this long; 0 never',
@@ -37,7 +59,7 @@ export function serveCommand(program: Command): void {
     .option('--db <path>', 'synthetic envs: the replay buffer (a SQLite file or a postgres:// URL)')
     .option(
       '--record <file>',
-      'write finished episodes to this JSONL file (provenance real-online)',
+      'write finished episodes to this JSONL file (provenance real-online); with --workers, one file written by the primary',
     )
     .option(
       '--experience <model>',
@@ -89,11 +111,11 @@ export function serveCommand(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  dreamgym serve --env webshop --port 36001\n  dreamgym serve --env household --host 0.0.0.0 --token "$TOKEN" --record data/served.jsonl\n\nProtocols: AgentGym WebShop at http://HOST:PORT/, AgentGym ALFWorld at http://HOST:PORT/alfworld,\nOpenEnv at http://HOST:PORT/openenv (WebSocket sessions at ws://HOST:PORT/openenv/ws).\n\nLong runs: Node grows its heap lazily; cap it with NODE_OPTIONS=--max-old-space-size=384.',
+      "\nExamples:\n  dreamgym serve --env webshop --port 36001\n  dreamgym serve --env household --host 0.0.0.0 --token \"$TOKEN\" --record data/served.jsonl\n\nProtocols: AgentGym WebShop at http://HOST:PORT/, AgentGym ALFWorld at http://HOST:PORT/alfworld,\nOpenEnv at http://HOST:PORT/openenv (WebSocket sessions at ws://HOST:PORT/openenv/ws).\n\nWorkers: --workers N forks N processes that all listen on the port (node:cluster); each\nconnection goes to one of them. A session lives in the worker that created it, and its id says\nwhich: a request for it that reaches another worker is forwarded there, so clients that open a\nconnection per request (AgentGym's) work unchanged; clients that keep one connection per session\nskip the hop. OpenEnv WebSocket sessions stay on their connection's worker; OpenEnv's shared HTTP\nepisode lives in worker 0. --max-sessions, /metrics and /list_envs are per worker. A synthetic\nenv's workers all write back to the one --db buffer; the record file and the --tasks pool are\nwritten by the primary alone. A worker that dies stops the server (exit code 1): its sessions\nare gone, and clients would otherwise see some of their sessions vanish.\n\nLong runs: Node grows its heap lazily; cap it with NODE_OPTIONS=--max-old-space-size=384.",
     )
     .action(async (o) => {
       const token: string | undefined = o.token ?? process.env.DREAMGYM_TOKEN;
-      const served = await serveEnv({
+      const options: ServeEnvOptions = {
         env: o.env,
         host: o.host,
         port: o.port,
@@ -118,15 +140,23 @@ export function serveCommand(program: Command): void {
             batchTasks: o.batchTasks,
           },
         }),
-      });
+      };
+      if (isServeWorker()) {
+        await runServeWorker(options);
+        return;
+      }
+      const served =
+        o.workers > 1 ? await serveWorkers(options, o.workers) : await serveEnv(options);
       const { url } = served;
+      const workers: number = o.workers;
       console.log(
         [
           `serving ${o.env} (${o.split} split) at ${url}`,
           `  AgentGym WebShop   ${url}/`,
           `  AgentGym ALFWorld  ${url}/alfworld`,
           `  OpenEnv            ${url}/openenv  (WebSocket ${url.replace(/^http/, 'ws')}/openenv/ws)`,
-          `  up to ${o.maxSessions} sessions, closed after ${o.idleTimeout} s idle${token ? ', bearer token required' : ''}`,
+          `  up to ${o.maxSessions} sessions${workers > 1 ? ' per worker' : ''}, closed after ${o.idleTimeout} s idle${token ? ', bearer token required' : ''}`,
+          ...(workers > 1 ? [`  workers ${workers}`] : []),
           ...(o.record ? [`  recording finished episodes to ${o.record}`] : []),
           ...(o.experience === 'llm'
             ? [`  experience model: the reasoning LLM ${o.llmModel ?? o.gguf}`]
@@ -144,21 +174,38 @@ export function serveCommand(program: Command): void {
           `warning: listening on ${o.host} without a token: anyone who can reach port ${served.port} can drive the envs. Pass --token (or set DREAMGYM_TOKEN).`,
         );
       }
-      const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
-      console.log(`\n${signal[0] ?? 'signal'}: closing sessions…`);
+      const signal = once(process, 'SIGINT').then(() => 'SIGINT');
+      const term = once(process, 'SIGTERM').then(() => 'SIGTERM');
+      const died = 'workerDied' in served ? served.workerDied : new Promise<never>(() => {});
+      const stop = await Promise.race([
+        signal.then((name) => ({ signal: name, death: undefined })),
+        term.then((name) => ({ signal: name, death: undefined })),
+        died.then((death) => ({ signal: undefined, death })),
+      ]);
+      if (stop.death) console.error(`${stop.death} Stopping the server.`);
+      console.log(`\n${stop.signal ?? 'worker died'}: closing sessions…`);
       // A second signal means "now": what was not written yet is lost, which it says.
       const now = () => {
         console.error('second signal: exiting without finishing the record file or the buffer.');
+        if ('kill' in served) served.kill();
         process.exit(130);
       };
       process.once('SIGINT', now).once('SIGTERM', now);
-      await served.close();
-      const { sessionsOpened, episodesFinished, steps } = served.server.sessions.stats;
+      const { stats, failures } =
+        'workerDied' in served ? await served.close() : await closeOne(served);
+      for (const failure of failures) console.error(failure);
       console.log(
-        `served ${sessionsOpened} sessions, ${episodesFinished} finished episodes, ${steps} steps` +
+        `served ${stats.sessionsOpened} sessions, ${stats.episodesFinished} finished episodes, ${stats.steps} steps` +
           (o.record ? `\nwrote ${served.recorded()} episodes to ${o.record}` : ''),
       );
+      if (stop.death || failures.length > 0) process.exitCode = 1;
     });
+}
+
+/** Closes a single-process server; its counts. */
+async function closeOne(served: ServedEnv): Promise<WorkersSummary> {
+  await served.close();
+  return { stats: served.server.sessions.stats, failures: [] };
 }
 
 /** The task pool path `--curriculum` needs, or an error naming the flag. */

@@ -1,0 +1,121 @@
+import { Agent, request } from 'node:http';
+import type { Context, MiddlewareHandler } from 'hono';
+import { type IdSlot, slotOf } from './sessions.ts';
+
+/**
+ * Where a request goes when several worker processes serve one port (`serve --workers N`). The
+ * kernel hands each connection to any worker, and clients do not keep a session on one
+ * connection: AgentGym's Python clients open a connection per request, and a pooled client sends
+ * a session's requests over whichever connection is free. So a worker answers what it can and
+ * forwards requests for another worker's session there, over that worker's Unix socket.
+ */
+export interface WorkerRouting extends IdSlot {
+  /** The Unix socket each worker also listens on, by worker index. */
+  sockets: readonly string[];
+}
+
+/** Set on forwarded requests: the worker that gets one answers it, whatever the session. */
+export const FORWARDED_HEADER = 'x-dreamgym-forwarded';
+
+/** Routes whose JSON body names the session: AgentGym WebShop's `env_idx`, ALFWorld's `id`. */
+const BODY_FIELD: Record<string, string> = {
+  '/reset': 'env_idx',
+  '/step': 'env_idx',
+  '/close': 'env_idx',
+  '/alfworld/reset': 'id',
+  '/alfworld/step': 'id',
+  '/alfworld/close': 'id',
+};
+
+/** Routes whose query names the session. */
+const QUERY_FIELD: Record<string, string> = {
+  '/observation': 'env_idx',
+  '/available_actions': 'env_idx',
+  '/instruction_text': 'env_idx',
+  '/state': 'env_idx',
+  '/alfworld/observation': 'id',
+  '/alfworld/available_actions': 'id',
+  '/alfworld/detail': 'id',
+};
+
+/** OpenEnv's HTTP episode is one shared session (see `openenvRoutes`): worker 0 holds it. */
+const OPENENV_SHARED = new Set(['/openenv/reset', '/openenv/step', '/openenv/state']);
+
+/**
+ * The worker that must answer this request, or undefined for any worker (session creation,
+ * probes, metadata, WebSockets, and malformed requests, which any worker rejects alike).
+ */
+export async function ownerOf(c: Context, count: number): Promise<number | undefined> {
+  const path = c.req.path;
+  if (OPENENV_SHARED.has(path)) return 0;
+  const bodyField = c.req.method === 'POST' ? BODY_FIELD[path] : undefined;
+  const queryField = c.req.method === 'GET' ? QUERY_FIELD[path] : undefined;
+  let id: unknown;
+  if (bodyField) {
+    try {
+      id = (JSON.parse(await c.req.text()) as Record<string, unknown> | null)?.[bodyField];
+    } catch {
+      return undefined;
+    }
+  } else if (queryField) {
+    const text = c.req.query(queryField);
+    id = text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
+  }
+  return Number.isSafeInteger(id) && (id as number) >= 0 ? slotOf(id as number, count) : undefined;
+}
+
+/**
+ * Middleware that forwards requests for other workers' sessions to them and answers their
+ * answer; a worker that does not answer gets the client a 502 saying so.
+ */
+export function workerRouting(routing: WorkerRouting): MiddlewareHandler {
+  const agent = new Agent({ keepAlive: true });
+  return async (c, next) => {
+    if (c.req.header(FORWARDED_HEADER) !== undefined) return next();
+    const owner = await ownerOf(c, routing.count);
+    if (owner === undefined || owner === routing.index) return next();
+    try {
+      return await forward(c, routing.sockets[owner] as string, agent);
+    } catch (error) {
+      return c.json(
+        {
+          detail: `the session lives in server worker ${owner}, which did not answer (${(error as Error).message}); the server may be shutting down.`,
+        },
+        502,
+      );
+    }
+  };
+}
+
+/** Sends the request as it came to the server listening on `socketPath`; resolves to its answer. */
+async function forward(c: Context, socketPath: string, agent: Agent): Promise<Response> {
+  const body = c.req.method === 'GET' ? undefined : Buffer.from(await c.req.text());
+  const url = new URL(c.req.url);
+  const headers: Record<string, string> = { [FORWARDED_HEADER]: '1' };
+  for (const name of ['content-type', 'authorization']) {
+    const value = c.req.header(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  if (body) headers['content-length'] = String(body.length);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { socketPath, agent, method: c.req.method, path: url.pathname + url.search, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const type = res.headers['content-type'];
+          resolve(
+            new Response(Buffer.concat(chunks), {
+              status: res.statusCode ?? 502,
+              ...(type !== undefined && { headers: { 'content-type': type } }),
+            }),
+          );
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
