@@ -76,7 +76,10 @@ export function demoCommand(program: Command): void {
       '--full',
       "the paper's budgets: B = 80,000, S2R 5,000, 3 seeds, webshop and household (hours)",
     )
-    .option('--ablations', 'run the ablation table instead (no retrieval, no history)')
+    .option(
+      '--ablations',
+      'run the ablation table instead (no curriculum, retrieval, history, co-evolution)',
+    )
     .option('--out <dir>', 'run folder (default runs/demo-<time>)')
     .option('--parallel <n>', 'web: browser episodes in flight at once', intOption(1), 4)
     .action(async (o, command: Command) => {
