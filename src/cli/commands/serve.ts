@@ -65,7 +65,7 @@ export function serveCommand(program: Command): void {
     )
     .option(
       '--curriculum <mode>',
-      "resets that name no task get DreamGym's curriculum's: variance, random or off (uniform train tasks); needs --tasks",
+      "resets that name no task get DreamGym's curriculum's: variance, random or off (uniform train tasks); needs --tasks; variations by the LLM with --experience llm, else the offline mutators",
     )
     .option(
       '--tasks <path>',
@@ -133,7 +133,7 @@ export function serveCommand(program: Command): void {
             : []),
           ...(o.curriculum
             ? [
-                `  tasks of task-less resets from the ${o.curriculum} curriculum (${o.tasks}), in groups of ${o.groupSize}`,
+                `  tasks of task-less resets from the ${o.curriculum} curriculum (${o.tasks}), in groups of ${o.groupSize}; variations by ${o.experience === 'llm' ? 'the experience model’s LLM' : 'the offline mutators'}`,
               ]
             : []),
           'Ctrl-C to stop.',
