@@ -33,6 +33,12 @@ export interface ExperienceModel {
   initial(task: Task, demonstrations: readonly RetrievedTransition[]): Promise<Observation>;
   /** The next state, reward and termination after `request.action`. */
   predict(request: ExperienceRequest): Promise<ExperiencePrediction>;
+  /**
+   * Learns the real episodes the buffer gained since the model was made or last refreshed (from
+   * a collector, a served real env, S2R); returns how many. Models learnt from the buffer
+   * (the LLM-free ones) have it; the pipeline calls it between training iterations.
+   */
+  refresh?(): Promise<number>;
 }
 
 /** The model could not produce a usable prediction (an LLM's garbage, say): the episode is truncated. */

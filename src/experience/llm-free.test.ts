@@ -183,6 +183,41 @@ describe('LLM-free webshop experience model', () => {
     await own.close();
   });
 
+  it('refreshes what it learnt with the real episodes the buffer gained, never the synthetic ones', async () => {
+    const own = SqliteReplayBuffer.open();
+    await own.add(offline.slice(0, 20));
+    const model = await llmFreeModel('webshop', own);
+    const later = offline.slice(20, 60);
+    const seenLater = later
+      .flatMap((t) => t.steps.map((s) => s.action))
+      .find(
+        (a) =>
+          a.startsWith('search[') &&
+          !offline.slice(0, 20).some((t) => t.steps.some((s) => s.action === a)),
+      );
+    expect(seenLater).toBeDefined();
+    const task = tasks[0] as Task;
+    const answer = async () =>
+      (
+        await model.predict({
+          task,
+          history: [],
+          state: await model.initial(task, []),
+          action: seenLater as string,
+          demonstrations: [],
+        })
+      ).reasoning;
+    expect(await answer()).toMatch(/no real episode sent this query/);
+    await own.add(relabel(later, 'synthetic', 'syn'));
+    expect(await model.refresh?.()).toBe(0);
+    expect(await answer()).toMatch(/no real episode sent this query/);
+    await own.add(relabel(later, 'real-online', 'collected'));
+    expect(await model.refresh?.()).toBe(later.length);
+    expect(await answer()).toMatch(/as real episodes showed it for this exact query/);
+    expect(await model.refresh?.()).toBe(0);
+    await own.close();
+  });
+
   it('truncates the episode with reason model-error when the model fails', async () => {
     const failing: ExperienceModel = {
       id: 'failing',

@@ -11,6 +11,8 @@ describe('run config', () => {
     expect(config.env).toBe('webshop');
     expect(config.offline.episodes).toBe(500);
     expect(config.experienceModel).toMatchObject({ kind: 'llm-free', k: 4, history: true });
+    // Co-evolution is on unless a config freezes the buffer.
+    expect(config.experienceModel).toMatchObject({ writeBack: true, realShare: 0.75 });
     expect(config.train.algo).toBe('grpo');
     expect(config.s2r).toBeUndefined();
   });

@@ -14,6 +14,9 @@ const LlmConfig = z.strictObject({
   maxConcurrency: z.number().int().positive().default(8),
 });
 
+/** Share of real demonstrations when co-evolving: round(0.75 · k) of k = 4 real, one synthetic. */
+export const DEFAULT_REAL_SHARE = 0.75;
+
 /** The `dreamgym run` config: every field has a default; unknown fields are errors. */
 export const RunConfig = z.strictObject({
   env: z.string().default('webshop'),
@@ -33,13 +36,16 @@ export const RunConfig = z.strictObject({
       k: z.number().int().nonnegative().default(4),
       /** Show the model the episode's history (false: the no-history ablation). */
       history: z.boolean().default(true),
-      /** Store synthetic episodes in the buffer. */
-      writeBack: z.boolean().default(false),
+      /**
+       * Store synthetic episodes in the buffer, where later steps retrieve them (co-evolution).
+       * false with realShare 1 freezes the buffer at the offline data (the − co-evolution ablation).
+       */
+      writeBack: z.boolean().default(true),
       /**
        * Share of each step's demonstrations that are real; the rest are synthetic transitions
-       * (with writeBack, the buffer co-evolves with the policy). 1: real only.
+       * written back so far (the paper mixes both). 1: real only.
        */
-      realShare: z.number().min(0).max(1).default(1),
+      realShare: z.number().min(0).max(1).default(DEFAULT_REAL_SHARE),
       llm: LlmConfig.optional(),
     })
     .prefault({}),

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { learningCurveSpec, renderChart, successVsRealSpec } from '../report/plots.ts';
 import { formatMean, formatRate } from '../report/stats.ts';
+import { DEFAULT_REAL_SHARE } from './config.ts';
 import type { DemoResult } from './demo.ts';
 
 /**
@@ -121,6 +122,7 @@ ${costTable(result)}
 - Offline data (every row may use it; not counted above): ${result.offlineTransitions.toLocaleString('en-US')} real transitions from ${o.offlineEpisodes} episodes of the scripted expert with ε = ${o.epsilon} (success ${(100 * result.offlineSuccessRate).toFixed(1)}%).
 - Real-env RL may use B = ${o.realBudget.toLocaleString('en-US')} real steps; DreamGym-S2R continues DreamGym GRPO's policy with ${(o.smallBudget ?? Math.floor(o.realBudget / 10)).toLocaleString('en-US')} real steps, and real-env GRPO with that same small budget from the same start (no synthetic training) is its fair comparison. Evaluation episodes are not counted as training interactions.
 ${o.ablations && !result.rows.some((r) => r.method === '− reasoning') ? '- − reasoning does not apply: the LLM-free experience model does not reason (only the LLM experience model writes reasoning before its prediction; `dreamgym quality --model llm` measures that row).\n' : ''}${o.warmStart ? '- Every RL row starts from the BC policy (RL from random weights finds almost no reward in these episodes), so it is RL on top of BC.\n' : ''}- DreamGym rows train only in the synthetic env: the LLM-free experience model learnt from the offline data (it never reads the real env's catalog or code).
+- ${o.ablations || o.coEvolve ? `DreamGym rows co-evolve as \`dreamgym run\` does: each writes its synthetic episodes back into a buffer of its own (the offline data and its episodes so far) and takes ${Math.round(100 * (o.realShare ?? DEFAULT_REAL_SHARE))}% of each step's demonstrations real, the rest from those episodes${o.ablations ? '; − co-evolution freezes the buffer at the offline data (no write-back, real demonstrations only, no refresh), and − retrieval has no buffer to grow' : ''}.` : 'DreamGym rows train on the buffer frozen at the offline data, with real demonstrations only (`--co-evolve` makes them write back as `dreamgym run` does; the ablation table measures what that changes).'}
 - Seed${(o.seeds ?? 1) > 1 ? `s ${o.seed}…${o.seed + (o.seeds ?? 1) - 1}` : ` ${o.seed}`}. Trainer settings: \`${JSON.stringify(o.trainer)}\`; synthetic iterations ${o.syntheticIterations}.
 
 ![held-out success vs real interactions](success-vs-real.png)

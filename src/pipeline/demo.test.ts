@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Curriculum } from '../curriculum/curriculum.ts';
 import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
 import { TaskPool } from '../curriculum/task-pool.ts';
+import { llmFreeModel } from '../experience/llm-free.ts';
 import { runDemo } from './demo.ts';
 import { writeDemoReport } from './demo-report.ts';
 
@@ -104,8 +105,11 @@ describe('DreamGym demo (tiny end to end)', () => {
     expect([...byName.keys()]).toContain('DreamGym-S2R GRPO (synthetic, from BC, then 10 real)');
   }, 180_000);
 
-  it('runs the ablation table: full, without curriculum, retrieval and history', async () => {
+  it('runs the ablation table; the full row co-evolves, − co-evolution keeps the buffer frozen', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'dreamgym-ablations-'));
+    /** Each experience model the demo made, in order, with what it was shown and asked. */
+    const made: Array<{ syntheticDemonstrations: number; predictions: number; refreshes: number }> =
+      [];
     const result = await runDemo({
       env: 'webshop',
       seed: 2,
@@ -122,20 +126,55 @@ describe('DreamGym demo (tiny end to end)', () => {
           { pool: TaskPool.open(), seedTasks: setup.trainTasks, generator: offlineMutators },
           { seed },
         ),
+      experienceModel: async (setup, buffer) => {
+        const inner = await llmFreeModel(setup.name, buffer);
+        const seen = { syntheticDemonstrations: 0, predictions: 0, refreshes: 0 };
+        made.push(seen);
+        return {
+          id: inner.id,
+          initial: (task, demonstrations) => inner.initial(task, demonstrations),
+          predict: (request) => {
+            seen.predictions++;
+            seen.syntheticDemonstrations += request.demonstrations.filter(
+              (d) => d.provenance === 'synthetic',
+            ).length;
+            return inner.predict(request);
+          },
+          refresh: async () => {
+            seen.refreshes++;
+            return (await inner.refresh?.()) ?? 0;
+          },
+        };
+      },
     });
     expect(result.rows.map((r) => r.method)).toEqual([
       'DreamGym GRPO (full)',
       '− curriculum',
       '− retrieval',
       '− history',
+      '− co-evolution',
     ]);
     for (const r of result.rows) {
       expect(r.realInteractions).toBe(0);
       expect(r.syntheticInteractions).toBeGreaterThan(0);
     }
+    // Made in order: the seed's shared model (− co-evolution's), then full's, − curriculum's,
+    // − retrieval's (over an empty buffer) and − history's, each over a buffer of its own.
+    const [shared, full, , ungrounded, noHistory] = made;
+    expect(made).toHaveLength(5);
+    // Full writes its episodes back and retrieves them in its second iteration; it refreshes.
+    expect(full?.syntheticDemonstrations).toBeGreaterThan(0);
+    expect(full?.refreshes).toBe(2);
+    expect(noHistory?.syntheticDemonstrations).toBeGreaterThan(0);
+    // − co-evolution: real demonstrations only from a buffer nothing was written to, no refresh.
+    expect(shared?.predictions).toBeGreaterThan(0);
+    expect(shared?.syntheticDemonstrations).toBe(0);
+    expect(shared?.refreshes).toBe(0);
+    expect(ungrounded).toMatchObject({ syntheticDemonstrations: 0, refreshes: 0 });
     const report = readFileSync(await writeDemoReport(result, outDir), 'utf8');
     expect(report).toContain(
       '− reasoning does not apply: the LLM-free experience model does not reason',
     );
+    expect(report).toContain('− co-evolution freezes the buffer');
   }, 180_000);
 });

@@ -17,6 +17,7 @@ import {
   type TrainerConfig,
   train,
 } from '../rl/trainer.ts';
+import { DEFAULT_REAL_SHARE } from './config.ts';
 import {
   type EnvSetup,
   type Evaluation,
@@ -65,8 +66,22 @@ export interface DemoOptions {
    * almost never succeed at random, so RL from scratch has nothing to learn from. Default false.
    */
   warmStart?: boolean;
-  /** Run the ablation table (no retrieval, no history; no curriculum when one is wired) instead. */
+  /**
+   * Run the ablation table (no retrieval, no history, no co-evolution; no curriculum when one is
+   * wired) instead.
+   */
   ablations?: boolean;
+  /**
+   * Share of a co-evolving DreamGym row's demonstrations that are real (the rest are its own
+   * written-back synthetic transitions). Default `dreamgym run`'s, 0.75.
+   */
+  realShare?: number;
+  /**
+   * The main table's DreamGym rows co-evolve as the ablation table's full row does. Default
+   * false: the LLM-free models barely read demonstrations (the ablations' − co-evolution row
+   * ties with the full one on webshop), and co-evolving costs ≈ 4.6× the time of a webshop row.
+   */
+  coEvolve?: boolean;
   /** A curriculum for synthetic training, made per run (see src/curriculum). */
   curriculum?: (setup: EnvSetup, seed: number) => TaskSchedule;
   /**
@@ -128,7 +143,8 @@ export interface DemoResult {
  * B, real-env GRPO with the small budget (B/10), DreamGym GRPO/PPO (synthetic only), and
  * DreamGym-S2R (synthetic, then the small budget of real steps); every row on each of `seeds`
  * seeds, with an interval across seeds. With `ablations`, Table 2's structure instead: DreamGym
- * GRPO with and without retrieval and history.
+ * GRPO with and without curriculum, retrieval, history and co-evolution. Every DreamGym row
+ * co-evolves as `dreamgym run` does, unless it is the ablation of that.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   await initTf();
@@ -201,10 +217,8 @@ async function runSeed(
     encoder: new TransitionEncoder(),
   });
   await buffer.add(offline);
-  const model = await (options.experienceModel ?? ((s, b) => llmFreeModel(s.name, b)))(
-    setup,
-    buffer,
-  );
+  const makeModel = options.experienceModel ?? ((s, b) => llmFreeModel(s.name, b));
+  const model = await makeModel(setup, buffer);
   const evaluate = (policy: ChoicePolicy) =>
     evaluateReal(policy, setup, {
       episodes: options.evalEpisodes,
@@ -291,54 +305,111 @@ async function runSeed(
       curve: curveOf(method, history),
     };
   };
+  /**
+   * DreamGym RL in the synthetic env. A co-evolving row (the default) gets a buffer of its own
+   * holding the offline data, writes its synthetic episodes back into it, mixes them into its
+   * demonstrations at `realShare`, and refreshes its model between iterations (a no-op here: no
+   * real episodes arrive mid-row); its own buffer keeps one row's episodes out of the next's. A
+   * frozen row trains on the seed's shared buffer as it is, on real demonstrations only.
+   */
   const dreamRl =
     (
       algo: 'grpo' | 'ppo',
       method: string,
-      synthetic: SyntheticOptions = {},
-      useCurriculum = true,
-      experienceModel = model,
+      {
+        synthetic = {},
+        useCurriculum = true,
+        frozen = false,
+        experienceModel,
+      }: {
+        synthetic?: Pick<SyntheticOptions, 'k' | 'history'>;
+        useCurriculum?: boolean;
+        frozen?: boolean;
+        /** Over the row's buffer; default the demo's experience model. */
+        experienceModel?: (buffer: ReplayBuffer) => ExperienceModel | Promise<ExperienceModel>;
+      } = {},
     ) =>
     async () => {
-      const policy = await startPolicy();
-      const schedule = useCurriculum ? options.curriculum?.(setup, seed) : undefined;
-      const history = await train(
-        {
+      const own = frozen
+        ? undefined
+        : await ReplayBuffer.open({ encoder: new TransitionEncoder() });
+      try {
+        if (own) await own.add(offline);
+        const rowBuffer = own ?? buffer;
+        const rowModel = experienceModel
+          ? await experienceModel(rowBuffer)
+          : own
+            ? await makeModel(setup, own)
+            : model;
+        const policy = await startPolicy();
+        const schedule = useCurriculum ? options.curriculum?.(setup, seed) : undefined;
+        const history = await train(
+          {
+            policy,
+            makeEnv: syntheticFactory(
+              setup,
+              rowBuffer,
+              rowModel,
+              frozen
+                ? { ...synthetic, writeBack: false, realShare: 1 }
+                : {
+                    ...synthetic,
+                    writeBack: true,
+                    realShare: options.realShare ?? DEFAULT_REAL_SHARE,
+                  },
+            ),
+            trainTasks: setup.trainTasks,
+            makeEvalEnv: setup.makeReal,
+            evalTasks: setup.testTasks,
+            provenance: 'synthetic',
+            onIteration: async (m) => {
+              progress(method)(m);
+              if (!frozen) await rowModel.refresh?.();
+            },
+            ...(schedule && { schedule }),
+          },
+          trainer({ algo, iterations: options.syntheticIterations }),
+        );
+        return {
           policy,
-          makeEnv: syntheticFactory(setup, buffer, experienceModel, synthetic),
-          trainTasks: setup.trainTasks,
-          makeEvalEnv: setup.makeReal,
-          evalTasks: setup.testTasks,
-          provenance: 'synthetic',
-          onIteration: progress(method),
-          ...(schedule && { schedule }),
-        },
-        trainer({ algo, iterations: options.syntheticIterations }),
-      );
-      return {
-        policy,
-        realInteractions: 0,
-        syntheticInteractions: history.at(-1)?.envSteps ?? 0,
-        curve: curveOf(method, history),
-      };
+          realInteractions: 0,
+          syntheticInteractions: history.at(-1)?.envSteps ?? 0,
+          curve: curveOf(method, history),
+        };
+      } finally {
+        await own?.close();
+      }
     };
 
   if (options.ablations) {
     await row('DreamGym GRPO (full)', dreamRl('grpo', 'DreamGym GRPO (full)'));
-    if (options.curriculum) await row('− curriculum', dreamRl('grpo', '− curriculum', {}, false));
+    if (options.curriculum)
+      await row('− curriculum', dreamRl('grpo', '− curriculum', { useCurriculum: false }));
     // Without retrieval the model is grounded in no real transition: no demonstrations, and
-    // (for the LLM-free model, whose knowledge is the buffer's transitions) nothing learnt.
+    // (for the LLM-free model, whose knowledge is the buffer's transitions) nothing learnt. Its
+    // buffer stays empty too: written-back episodes would ground it in its own guesses.
     const empty = await ReplayBuffer.open({ encoder: new TransitionEncoder() });
-    const ungrounded = await (options.experienceModel ?? ((s, b) => llmFreeModel(s.name, b)))(
-      setup,
-      empty,
+    const ungrounded = await makeModel(setup, empty);
+    await row(
+      '− retrieval',
+      dreamRl('grpo', '− retrieval', {
+        synthetic: { k: 0 },
+        frozen: true,
+        experienceModel: () => ungrounded,
+      }),
     );
-    await row('− retrieval', dreamRl('grpo', '− retrieval', { k: 0 }, true, ungrounded));
     await empty.close();
-    await row('− history', dreamRl('grpo', '− history', { history: false }));
-    if (options.experienceModelWithoutReasoning) {
-      const direct = await options.experienceModelWithoutReasoning(setup, buffer);
-      await row('− reasoning', dreamRl('grpo', '− reasoning', {}, true, direct));
+    await row('− history', dreamRl('grpo', '− history', { synthetic: { history: false } }));
+    // The buffer frozen at the offline data: no write-back, real demonstrations only, no refresh.
+    await row('− co-evolution', dreamRl('grpo', '− co-evolution', { frozen: true }));
+    const withoutReasoning = options.experienceModelWithoutReasoning;
+    if (withoutReasoning) {
+      await row(
+        '− reasoning',
+        dreamRl('grpo', '− reasoning', {
+          experienceModel: (rowBuffer) => withoutReasoning(setup, rowBuffer),
+        }),
+      );
     }
   } else {
     await row('untrained policy', async () => ({
@@ -359,9 +430,12 @@ async function runSeed(
     await row(`GRPO (real, small budget = ${small}${from})`, realRl('grpo', small));
     const dreamGrpo = await row(
       `DreamGym GRPO (synthetic only${from})`,
-      dreamRl('grpo', 'DreamGym GRPO'),
+      dreamRl('grpo', 'DreamGym GRPO', { frozen: !options.coEvolve }),
     );
-    await row(`DreamGym PPO (synthetic only${from})`, dreamRl('ppo', 'DreamGym PPO'));
+    await row(
+      `DreamGym PPO (synthetic only${from})`,
+      dreamRl('ppo', 'DreamGym PPO', { frozen: !options.coEvolve }),
+    );
     const synthetic = rows.at(-2) as SeedRow;
     await row(`DreamGym-S2R GRPO (synthetic${from}, then ${small} real)`, async () => {
       const out = await realRl('grpo', small, dreamGrpo)();

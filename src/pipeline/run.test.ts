@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
 import { parseRunConfig } from './config.ts';
 import { runPipeline } from './run.ts';
 
@@ -22,4 +23,27 @@ describe('runPipeline before it starts', () => {
     );
     expect(existsSync(dir)).toBe(false);
   });
+});
+
+describe('runPipeline co-evolves by default', () => {
+  it('writes its synthetic episodes back to the buffer; writeBack: false leaves none', async () => {
+    const synthetic = async (experienceModel: object) => {
+      const dir = join(mkdtempSync(join(tmpdir(), 'dg-run-')), 'run');
+      const config = parseRunConfig({
+        offline: { episodes: 20 },
+        experienceModel,
+        train: { iterations: 2, tasksPerIteration: 2, groupSize: 2, epochs: 1 },
+        evaluation: { episodes: 4, every: 0 },
+      });
+      await runPipeline(config, dir);
+      const buffer = SqliteReplayBuffer.open({ path: join(dir, 'buffer.db') });
+      try {
+        return (await buffer.trajectoryIds({ provenance: 'synthetic' })).length;
+      } finally {
+        await buffer.close();
+      }
+    };
+    expect(await synthetic({})).toBe(2 * 2 * 2);
+    expect(await synthetic({ writeBack: false, realShare: 1 })).toBe(0);
+  }, 60_000);
 });

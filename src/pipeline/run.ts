@@ -140,10 +140,14 @@ export async function runPipeline(
           evalTasks: setup.testTasks,
           outDir: join(runDir, 'synthetic'),
           provenance: 'synthetic',
-          onIteration: (m) =>
+          onIteration: async (m) => {
             log(
               `synthetic iter ${m.iteration + 1}: rollout reward ${m.rollout.meanReward.toFixed(3)}${m.eval ? `, held-out success ${(100 * m.eval.successRate).toFixed(1)}%` : ''}`,
-            ),
+            );
+            // Another process (a collector, a served real env) may have added real episodes.
+            const learnt = (await model.refresh?.()) ?? 0;
+            if (learnt > 0) log(`experience model learnt ${learnt} new real episodes`);
+          },
           ...(schedule && { schedule }),
         },
         trainerConfig,

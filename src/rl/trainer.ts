@@ -135,8 +135,11 @@ export interface TrainerIO {
   outDir?: string;
   /** Continue from `outDir/checkpoint` (the policy must already hold its weights). */
   resume?: boolean;
-  /** Called after each iteration with its metrics. */
-  onIteration?: (metrics: IterationMetrics) => void;
+  /**
+   * Called after each iteration with its metrics, and awaited before the next one starts (where
+   * a synthetic env's experience model learns what its buffer gained).
+   */
+  onIteration?: (metrics: IterationMetrics) => void | Promise<void>;
   /** Picks each iteration's tasks (a curriculum); default: a seeded uniform sample of trainTasks. */
   schedule?: TaskSchedule;
   /** Recorded on the rollouts: `synthetic` when training in a synthetic env. Default `real-online`. */
@@ -255,7 +258,7 @@ export async function train(
       await appendFile(join(io.outDir, 'metrics.jsonl'), `${JSON.stringify(metrics)}\n`);
       await saveCheckpoint(checkpoint, io.policy, optimizer, { iteration, envSteps, config });
     }
-    io.onIteration?.(metrics);
+    await io.onIteration?.(metrics);
   }
   optimizer.dispose();
   return history;

@@ -1,6 +1,8 @@
 import { ConfigError } from '../core/errors.ts';
 import type { Task, Trajectory } from '../core/types.ts';
 import { Curriculum } from '../curriculum/curriculum.ts';
+import type { TaskGenerator } from '../curriculum/generators/generator.ts';
+import { LlmTaskGenerator } from '../curriculum/generators/llm-generator.ts';
 import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
 import { type CurriculumMode, checkMode } from '../curriculum/selection.ts';
 import { TaskPool } from '../curriculum/task-pool.ts';
@@ -44,7 +46,9 @@ export interface ServeEnvOptions {
   writeBack?: boolean;
   /**
    * Resets that name no task take theirs from DreamGym's curriculum, in groups (see
-   * {@link ServedCurriculum}); without it the env draws a task from a seed.
+   * {@link ServedCurriculum}); without it the env draws a task from a seed. Its variations are
+   * written by the LLM task generator when `llm` is given (sharing the experience model's
+   * client), else by the offline mutators.
    */
   curriculum?: ServedCurriculum;
   /**
@@ -155,7 +159,12 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
   try {
     curriculum =
       options.curriculum &&
-      servedCurriculum(options.curriculum, entry.tasks(envOptions), synthetic !== undefined);
+      servedCurriculum(
+        options.curriculum,
+        entry.tasks(envOptions),
+        synthetic !== undefined,
+        client ? new LlmTaskGenerator({ llm: client }) : offlineMutators,
+      );
   } catch (error) {
     await writer?.abort();
     await synthetic?.close();
@@ -234,7 +243,8 @@ export interface ServedTaskFeed {
 /**
  * The curriculum `serveEnv` would run for these options, opened without serving: the `--workers`
  * primary runs the one curriculum (the only writer of the task pool file, and one GRPO group
- * sequence however resets spread over workers) and hands its tasks to the workers.
+ * sequence however resets spread over workers) and hands its tasks to the workers. Its
+ * variations come from the offline mutators: the primary holds no LLM client.
  */
 export function openServedCurriculum(
   options: ServeEnvOptions & { curriculum: ServedCurriculum },
@@ -242,22 +252,28 @@ export function openServedCurriculum(
   const synthetic = isSyntheticRef(options.env);
   const family = synthetic ? options.env.slice('synthetic:'.length) : options.env;
   const envOptions = servedEnvOptions(options);
-  return servedCurriculum(options.curriculum, envEntry(family).tasks(envOptions), synthetic);
+  return servedCurriculum(
+    options.curriculum,
+    envEntry(family).tasks(envOptions),
+    synthetic,
+    offlineMutators,
+  );
 }
 
 /**
- * The task pool at `tasksPath` with a curriculum over the source's train tasks (variations by the
- * offline mutators) behind a {@link TaskFeed}. A real env only gets tasks it can build.
+ * The task pool at `tasksPath` with a curriculum over the source's train tasks (variations by
+ * `generator`) behind a {@link TaskFeed}. A real env only gets tasks it can build.
  */
 function servedCurriculum(
   options: ServedCurriculum,
   source: TaskSource,
   synthetic: boolean,
+  generator: TaskGenerator,
 ): ServedTaskFeed {
   const pool = TaskPool.open({ path: options.tasksPath });
   try {
     const schedule = new Curriculum(
-      { pool, seedTasks: source.tasks('train'), generator: offlineMutators },
+      { pool, seedTasks: source.tasks('train'), generator },
       {
         mode: checkMode(options.mode),
         realizableOnly: !synthetic,

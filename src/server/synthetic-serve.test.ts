@@ -12,6 +12,7 @@ import { AgentGymWebShopEnv } from '../envs/agentgym/webshop-client.ts';
 import { runEnvConformance } from '../envs/conformance.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
 import { type FakeChatRequest, FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
+import { exampleOf } from '../llm/testing/schema-example.ts';
 import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
 import { webshopTrajectories } from '../replay/testing/fixtures.ts';
 import { type ServedEnv, serveEnv } from './serve-env.ts';
@@ -170,6 +171,73 @@ describe('serving the synthetic env', () => {
       await served.close();
       await llm.close();
     }
+  }, 60_000);
+
+  it('with the LLM experience model, the curriculum’s variations come from the same LLM', async () => {
+    const written = 'I need a teal ceramic lamp written by the fake LLM, under 40 dollars';
+    const llm = await FakeOpenAiServer.start({
+      reply: (request) => {
+        const schema = request.response_format?.json_schema;
+        if (schema?.name === 'task_variations')
+          return JSON.stringify({ tasks: [{ instruction: written }] });
+        const example = (schema ? exampleOf(schema.schema) : {}) as {
+          state?: { actions?: string[] };
+        };
+        // A generated task has no real start to copy: the model writes it, actions listed.
+        if (schema?.name === 'initial_state' && example.state)
+          example.state.actions = ['search[lamp]'];
+        return JSON.stringify(example);
+      },
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'dreamgym-synthetic-serve-'));
+    const fed = await serveEnv({
+      env: 'synthetic:webshop',
+      db,
+      port: 0,
+      maxSteps: 1,
+      writeBack: false,
+      llm: { url: llm.url, model: 'fake-model' },
+      curriculum: {
+        mode: 'random',
+        tasksPath: join(dir, 'tasks.db'),
+        batchTasks: 2,
+        generatedShare: 0.5,
+      },
+    });
+    try {
+      const post = async (path: string, body: object) =>
+        (await fetch(`${fed.url}${path}`, { method: 'POST', body: JSON.stringify(body) })).json();
+      /** Per episode: what the experience model was asked about it (its task included). */
+      const played: string[] = [];
+      const experience = (r: { body: unknown }) =>
+        (r.body as FakeChatRequest).response_format?.json_schema?.name !== 'task_variations';
+      for (let i = 0; i < 4 && !played.some((p) => p.includes(written)); i++) {
+        const id = (await post('/create', {})) as number;
+        const before = llm.posts('chat/completions').length;
+        await post('/reset', { env_idx: id });
+        await post('/step', { env_idx: id, action: 'search[lamp]' });
+        await post('/close', { env_idx: id });
+        const asked = llm.posts('chat/completions').slice(before).filter(experience);
+        expect(asked.length).toBeGreaterThan(0);
+        played.push(JSON.stringify(asked.map((r) => (r.body as FakeChatRequest).messages)));
+      }
+      expect(played.some((p) => p.includes(written))).toBe(true);
+      const generator = llm
+        .posts('chat/completions')
+        .filter(
+          (r) =>
+            (r.body as FakeChatRequest).response_format?.json_schema?.name === 'task_variations',
+        );
+      expect(generator.length).toBeGreaterThan(0);
+    } finally {
+      await fed.close();
+      await llm.close();
+    }
+    const pool = TaskPool.open({ path: join(dir, 'tasks.db') });
+    expect(
+      pool.tasks().some((e) => e.task.instruction === written && e.task.origin === 'generated'),
+    ).toBe(true);
+    pool.close();
   }, 60_000);
 
   it('refuses an experience model for a real env, and an LLM without a server or file', async () => {

@@ -76,7 +76,14 @@ export function demoCommand(program: Command): void {
       '--full',
       "the paper's budgets: B = 80,000, S2R 5,000, 3 seeds, webshop and household (hours)",
     )
-    .option('--ablations', 'run the ablation table instead (no retrieval, no history)')
+    .option(
+      '--ablations',
+      'run the ablation table instead (no curriculum, retrieval, history, co-evolution)',
+    )
+    .option(
+      '--co-evolve',
+      "the main table's DreamGym rows write their episodes back and mix them into their demonstrations (≈ 4.6× slower on webshop, no gain with the LLM-free models; the ablations measure it)",
+    )
     .option('--out <dir>', 'run folder (default runs/demo-<time>)')
     .option('--parallel <n>', 'web: browser episodes in flight at once', intOption(1), 4)
     .action(async (o, command: Command) => {
@@ -133,6 +140,7 @@ export function demoCommand(program: Command): void {
           evalEpisodes: o.evalEpisodes,
           outDir,
           ablations: o.ablations,
+          ...(o.coEvolve && { coEvolve: true }),
           ...(o.realStepSeconds !== undefined && { realStepSeconds: o.realStepSeconds }),
           ...(o.realStepCost !== undefined && { realStepCost: o.realStepCost }),
           curriculum: (setup, seed) =>

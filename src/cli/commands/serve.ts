@@ -87,7 +87,7 @@ export function serveCommand(program: Command): void {
     )
     .option(
       '--curriculum <mode>',
-      "resets that name no task get DreamGym's curriculum's: variance, random or off (uniform train tasks); needs --tasks",
+      "resets that name no task get DreamGym's curriculum's: variance, random or off (uniform train tasks); needs --tasks; variations by the LLM with --experience llm (one worker), else the offline mutators",
     )
     .option(
       '--tasks <path>',
@@ -163,7 +163,7 @@ export function serveCommand(program: Command): void {
             : []),
           ...(o.curriculum
             ? [
-                `  tasks of task-less resets from the ${o.curriculum} curriculum (${o.tasks}), in groups of ${o.groupSize}`,
+                `  tasks of task-less resets from the ${o.curriculum} curriculum (${o.tasks}), in groups of ${o.groupSize}; variations by ${o.experience === 'llm' && o.workers === 1 ? 'the experience model’s LLM' : 'the offline mutators'}`,
               ]
             : []),
           'Ctrl-C to stop.',

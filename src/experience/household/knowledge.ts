@@ -52,11 +52,12 @@ export class HouseholdKnowledge {
 
   static fromTrajectories(trajectories: Iterable<Trajectory>): HouseholdKnowledge {
     const k = new HouseholdKnowledge();
-    for (const t of trajectories) k.learn(t);
+    for (const t of trajectories) k.add(t);
     return k;
   }
 
-  private learn(trajectory: Trajectory): void {
+  /** Learns from one real trajectory. */
+  add(trajectory: Trajectory): void {
     const first = parseFeedback(trajectory.initial.text);
     if (first.kind === 'start')
       this.starts.push({ receptacles: first.receptacles, observation: trajectory.initial });
