@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -9,31 +9,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readTrajectories } from '../data/trajectory-file.ts';
 import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
 import { webshopTrajectories } from '../replay/testing/fixtures.ts';
+import { ServeChildren } from './testing/serve-child.ts';
 
 const bin = join(import.meta.dirname, '../../scripts/dreamgym-dev.js');
-let child: ChildProcess | undefined;
-afterEach(() => {
-  child?.kill('SIGKILL');
-  child = undefined;
-});
-
-/** Starts `dreamgym serve ARGS` and waits for its banner; returns the URL and the output so far. */
-async function startServe(args: string[]) {
-  child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    out += chunk;
-  });
-  for (let waited = 0; !/Ctrl-C to stop/.test(out); waited += 50) {
-    if (child.exitCode !== null || waited > 30_000) throw new Error(`serve did not start: ${out}`);
-    await sleep(50);
-  }
-  const url = /serving .* at (http:\/\/\S+)/.exec(out)?.[1] as string;
-  return { url, output: () => out, process: child };
-}
+const servers = new ServeChildren();
+afterEach(() => servers.kill());
+const startServe = (args: string[]) => servers.start(args, 30_000);
 
 async function post(url: string, body?: object): Promise<unknown> {
   const response = await fetch(url, {

@@ -4,44 +4,24 @@
  * the worker that does not hold their session and are forwarded, and both workers write their
  * episodes back to one SQLite buffer at once.
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TaskPool } from '../curriculum/task-pool.ts';
 import { readTrajectories } from '../data/trajectory-file.ts';
 import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
 import { webshopTrajectories } from '../replay/testing/fixtures.ts';
+import { ServeChildren } from './testing/serve-child.ts';
 
 const bin = join(import.meta.dirname, '../../scripts/dreamgym-dev.js');
-let child: ChildProcess | undefined;
-afterEach(() => {
-  child?.kill('SIGKILL');
-  child = undefined;
-});
-
-/** Starts `dreamgym serve ARGS` and waits for its banner. */
-async function startServe(args: string[]) {
-  child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    out += chunk;
-  });
-  for (let waited = 0; !/Ctrl-C to stop/.test(out); waited += 50) {
-    if (child.exitCode !== null || waited > 40_000) throw new Error(`serve did not start: ${out}`);
-    await sleep(50);
-  }
-  const url = /serving .* at (http:\/\/\S+)/.exec(out)?.[1] as string;
-  return { url, output: () => out, process: child };
-}
+const servers = new ServeChildren();
+afterEach(() => servers.kill());
+const startServe = (args: string[]) => servers.start(args);
 
 /** POSTs JSON on a connection of its own (no keep-alive), as Python's `requests.post` does. */
 function post<T>(url: string, body: object = {}): Promise<T> {
