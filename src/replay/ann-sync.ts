@@ -12,6 +12,8 @@ import type { TransitionStore } from './transition-store.ts';
  */
 const WINDOW_ROWS = 4096;
 const SLICE_MS = 4;
+/** A catch-up that has had no slice for this long (ms) is starved (see `helpFirstBuild`). */
+const STARVED_MS = 20;
 const MAX_BATCH = 2048;
 
 /**
@@ -82,6 +84,10 @@ export class AnnSync {
   private readonly inClass: string;
   /** How many transitions the next batch inserts. */
   private readonly slices = new InsertSlices(SLICE_MS);
+  /** Transitions indexed since `onIndexed` was last called. */
+  private unannounced = 0;
+  /** When the last slice of a catch-up ran (performance.now()). */
+  private lastSlice = 0;
   /** A first build under way, swapped in as `ann` once it holds every transition. */
   private building: { ann: AnnIndex; filters: FilterIndex; upTo: number } | undefined;
 
@@ -147,12 +153,23 @@ export class AnnSync {
   }
 
   /**
+   * Does a slice of a first build now if the background catch-up has not had a turn for
+   * {@link STARVED_MS}: searches that come back to back without the event loop turning between
+   * them (an in-process training loop's) would otherwise never see the build finish. A server's
+   * event loop turns between requests, so its searches leave the build to the background and
+   * cost nothing extra.
+   */
+  helpFirstBuild(): void {
+    if (this.ann || performance.now() - this.lastSlice < STARVED_MS) return;
+    this.advance();
+  }
+
+  /**
    * Does up to {@link SLICE_MS} of a catch-up (see {@link indexNewRows}) now; returns whether
-   * work is left. Retrieval calls it too while a first build is under way, so that the build
-   * moves on even when searches come back to back without the event loop turning between them
-   * (an in-process training loop's), and a search costs a slice more at most.
+   * work is left.
    */
   advance(): boolean {
+    this.lastSlice = performance.now();
     if (!this.active || this.closing) return false;
     if (!this.ann && !this.building && this.store.maxRowid() <= this.options.threshold) {
       return false;
@@ -171,13 +188,12 @@ export class AnnSync {
       : (this.building as NonNullable<typeof this.building>);
     const started = performance.now();
     const ceiling = this.store.maxRowid();
-    let added = 0;
     while (target.upTo < ceiling && performance.now() - started < SLICE_MS) {
       const sliceStart = performance.now();
       const batch = this.slices.batch;
       const slice = this.indexSlice(target.ann, target.filters, target.upTo, ceiling, batch);
       target.upTo = slice.upTo;
-      added += slice.rows;
+      this.unannounced += slice.rows;
       if (live) this.upTo = target.upTo;
       if (slice.rows === batch) this.slices.took(performance.now() - sliceStart);
     }
@@ -188,7 +204,13 @@ export class AnnSync {
       this.upTo = target.upTo;
       this.building = undefined;
     }
-    if ((!live && !left) || (live && added > 0)) this.options.onIndexed();
+    // Told once a catch-up is complete, not after every slice: retrieval's remembered answers
+    // stand while another process's import is indexed (the memo of a GRPO group's repeated
+    // searches would otherwise be cleared at every turn of the event loop).
+    if (!left && (!live || this.unannounced > 0)) {
+      this.unannounced = 0;
+      this.options.onIndexed();
+    }
     return left;
   }
 

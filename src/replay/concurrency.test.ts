@@ -7,12 +7,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Trajectory, transitions } from '../core/types.ts';
 import { BufferLockedError } from './buffer-errors.ts';
 import { SqliteReplayBuffer } from './sqlite-buffer.ts';
 import { relabel, webshopTrajectories } from './testing/fixtures.ts';
+import { type KeyEncoder, TransitionEncoder } from './transition-encoder.ts';
 
 let real: Trajectory[];
 beforeAll(async () => {
@@ -90,6 +92,47 @@ describe('a serving buffer while another process imports', () => {
       provenance: 'real-offline',
     });
     expect(best?.similarity).toBeCloseTo(1, 4);
+  }, 120_000);
+
+  it('keeps remembered answers while another process’s import is indexed, slice by slice', async () => {
+    const path = tempDb();
+    let encodings = 0;
+    const plain = new TransitionEncoder();
+    const encoder: KeyEncoder = {
+      id: plain.id,
+      dimensions: plain.dimensions,
+      encode: (keys) => {
+        encodings += keys.length;
+        return plain.encode(keys);
+      },
+    };
+    const server = SqliteReplayBuffer.open({ path, annThreshold: 50, encoder });
+    const importer = SqliteReplayBuffer.open({ path, annThreshold: Number.POSITIVE_INFINITY });
+    open.push(server, importer);
+    await server.add(real.slice(0, 40));
+    const imported = Array.from({ length: 8 }, (_, i) =>
+      relabel(real, 'real-offline', `mem${i}`),
+    ).flat();
+    await importer.add(imported);
+    // The server's next add starts the catch-up of the import, which takes many slices.
+    let settled = false;
+    const adding = server.add(relabel(real.slice(40, 41), 'synthetic', 'wb')).finally(() => {
+      settled = true;
+    });
+    const key = transitions(real[3] as Trajectory)[1] as ReturnType<typeof transitions>[number];
+    await setImmediate();
+    await server.retrieve(key, 4, { provenance: 'real-offline' });
+    const before = encodings;
+    let asked = 0;
+    while (!settled && asked < 20) {
+      await setImmediate(); // a slice of the catch-up runs
+      await server.retrieve(key, 4, { provenance: 'real-offline' });
+      asked++;
+    }
+    await adding;
+    expect(asked).toBeGreaterThan(2);
+    // Answered from the memo every time: slices in between did not clear it.
+    expect(encodings).toBe(before);
   }, 120_000);
 
   it('a live index catches up with rows another process added before this one’s own add', async () => {

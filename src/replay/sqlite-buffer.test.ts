@@ -281,7 +281,7 @@ describe('SqliteReplayBuffer', () => {
     await buffer.add([...real, ...many]);
     const synthetic = many.reduce((n, t) => n + t.steps.length, 0);
     const [key] = transitions(many[0] as Trajectory);
-    for (let i = 0; i < 200 && (await buffer.stats()).annIndexed.synthetic === null; i++) {
+    for (let i = 0; i < 5000 && (await buffer.stats()).annIndexed.synthetic === null; i++) {
       await buffer.retrieve(key as NonNullable<typeof key>, 3, { provenance: 'synthetic' });
     }
     expect((await buffer.stats()).annIndexed.synthetic).toBe(synthetic);

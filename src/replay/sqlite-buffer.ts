@@ -440,7 +440,7 @@ export class SqliteReplayBuffer implements ReplayBuffer {
     const syncs = classes.map((c) => this.annSyncs[c]);
     for (const sync of syncs) {
       if (sync.activate()) void sync.indexNewRows().catch(() => undefined);
-      else if (!sync.ann) sync.advance();
+      else sync.helpFirstBuild();
     }
     if (syncs.every((sync) => sync.ann)) {
       const excluded = this.store.trajectoryRowid(filter.excludeTrajectory);
