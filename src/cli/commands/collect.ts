@@ -12,7 +12,9 @@ import { progressBar } from '../progress.ts';
 
 export function collectCommand(program: Command): void {
   const command = addSiteOption(program.command('collect'))
-    .description('play a policy in a real env and write its trajectories as JSONL (offline data)')
+    .description(
+      'play a policy in a real env and write its trajectories (offline data) to a JSONL file, a replay buffer, or both',
+    )
     .requiredOption(
       '--env <name>',
       'env to play in, e.g. webshop or agentgym:webshop@http://HOST:PORT',
@@ -28,7 +30,7 @@ export function collectCommand(program: Command): void {
     .option('--out <file>', 'output JSONL file')
     .option(
       '--db <path>',
-      'also add each episode to this replay buffer: a SQLite file or a postgres:// URL (one many collectors can share)',
+      'add each episode to this replay buffer as it ends (with or instead of --out): a SQLite file or a postgres:// URL, which many collectors can share',
     );
   addLlmPolicyOptions(command, 1)
     .addHelpText(
