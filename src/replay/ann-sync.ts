@@ -3,6 +3,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { Provenance } from '../core/types.ts';
 import { AnnIndex, type AnnOptions, annGraphId, InsertSlices } from './ann-index.ts';
 import { FilterIndex } from './filter-index.ts';
+import { vectorFromBytes } from './stored-bytes.ts';
 import type { TransitionStore } from './transition-store.ts';
 
 /**
@@ -251,9 +252,7 @@ export class AnnSync {
         number,
         number,
       ];
-      vectors.push(
-        new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)),
-      );
+      vectors.push(vectorFromBytes(blob));
       filters.addTrajectory(Number(trajectory), env, provenance, Number(success) === 1);
       filters.addTransition(rowid, Number(trajectory));
     }

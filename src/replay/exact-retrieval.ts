@@ -1,6 +1,7 @@
 import { checkProvenance, type RetrieveFilter } from './filter-index.ts';
+import { vectorBytes } from './stored-bytes.ts';
 import type { RetrievedTransition, StoredTransition } from './stored-transition.ts';
-import { type TransitionStore, vectorBlob } from './transition-store.ts';
+import type { TransitionStore } from './transition-store.ts';
 
 /**
  * The `k` stored transitions nearest to `query` by exact search (sqlite-vec's vec0 table, cosine
@@ -13,7 +14,7 @@ export function exactRetrieve(
   filter: RetrieveFilter,
 ): RetrievedTransition[] {
   const where = ['embedding MATCH @query', 'k = @k'];
-  const params: Record<string, unknown> = { query: vectorBlob(query), k: BigInt(k) };
+  const params: Record<string, unknown> = { query: vectorBytes(query), k: BigInt(k) };
   if (filter.env !== undefined) {
     where.push('env = @env');
     params.env = filter.env;

@@ -1,4 +1,3 @@
-import * as crypto from 'node:crypto';
 import pg from 'pg';
 import {
   finalReward,
@@ -23,10 +22,11 @@ import {
   pgvectorSearch,
   vectorLiteral,
 } from './postgres-pgvector.ts';
-import { embeddingBytes, embeddingOf, migratePostgres, WRITE_LOCK } from './postgres-schema.ts';
+import { migratePostgres, WRITE_LOCK } from './postgres-schema.ts';
 import type { AddResult, ReplayBuffer, TrajectoryFilter } from './replay-buffer.ts';
 import { drawIds, type SampleOptions } from './sampling.ts';
 import { BufferSchemaError } from './schema.ts';
+import { observationHash, vectorBytes, vectorFromBytes } from './stored-bytes.ts';
 import { type RetrievedTransition, type StoredTransition, stepOf } from './stored-transition.ts';
 import { ThreadedTransitionEncoder } from './threaded-encoder.ts';
 import type { KeyEncoder, TransitionKey } from './transition-encoder.ts';
@@ -233,7 +233,7 @@ export class PostgresReplayBuffer implements ReplayBuffer {
     const observations = new Map<string, bigint>();
     for (const t of fresh)
       for (const o of [t.initial, ...t.steps.map((s) => s.observation)])
-        observations.set(JSON.stringify(o), hash(JSON.stringify(o)));
+        observations.set(JSON.stringify(o), observationHash(JSON.stringify(o)));
     const jsons = [...observations.keys()];
     await client.query(
       `INSERT INTO observations (hash, json) SELECT * FROM unnest($1::bigint[], $2::text[])
@@ -315,7 +315,7 @@ export class PostgresReplayBuffer implements ReplayBuffer {
           t.steps.map((s) => s.truncated),
           t.steps.map((s) => s.reasoning ?? null),
           t.steps.map((s) => (s.info === undefined ? null : JSON.stringify(s.info))),
-          stepVectors.map(embeddingBytes),
+          stepVectors.map(vectorBytes),
           ...(this.vectorColumn ? [stepVectors.map(vectorLiteral)] : []),
         ],
       );
@@ -354,7 +354,7 @@ export class PostgresReplayBuffer implements ReplayBuffer {
         if (inProcess) {
           const trajectory = Number(row.trajectory);
           byClass[annClass].keys.push(id);
-          byClass[annClass].vectors.push(embeddingOf(row.embedding));
+          byClass[annClass].vectors.push(vectorFromBytes(row.embedding));
           inProcess.filters.addTrajectory(trajectory, row.env, provenance, row.success === true);
           inProcess.filters.addTransition(id, trajectory);
         }
@@ -613,9 +613,4 @@ async function within(work: Promise<unknown>, ms: number): Promise<void> {
 /** An async iterator over an array's items. */
 async function* inOrder<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items;
-}
-
-/** The first 8 bytes of a text's SHA-1, as a signed 64-bit integer (as the SQLite store keys). */
-function hash(text: string): bigint {
-  return crypto.createHash('sha1').update(text).digest().readBigInt64LE(0);
 }

@@ -3,8 +3,9 @@ import type { AnnOptions } from './ann-index.ts';
 import { admittedClasses } from './ann-search.ts';
 import { ANN_CLASSES, type AnnClass } from './ann-sync.ts';
 import { checkProvenance, type RetrieveFilter } from './filter-index.ts';
-import { embeddingOf, WRITE_LOCK } from './postgres-schema.ts';
+import { WRITE_LOCK } from './postgres-schema.ts';
 import { BufferSchemaError } from './schema.ts';
+import { vectorFromBytes } from './stored-bytes.ts';
 
 /**
  * Vector retrieval inside PostgreSQL with pgvector: a `vec vector(D)` column on `transitions`
@@ -123,7 +124,7 @@ async function addVectorColumn(
     await client.query(
       `UPDATE transitions SET vec = u.vec::vector FROM unnest($1::bigint[], $2::text[]) AS u(rowid, vec)
        WHERE transitions.rowid = u.rowid`,
-      [rows.map((r) => r.rowid), rows.map((r) => vectorLiteral(embeddingOf(r.embedding)))],
+      [rows.map((r) => r.rowid), rows.map((r) => vectorLiteral(vectorFromBytes(r.embedding)))],
     );
     after = rows.at(-1)?.rowid as string;
   }

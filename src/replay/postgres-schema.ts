@@ -87,15 +87,3 @@ export async function migratePostgres(client: pg.PoolClient, where: string): Pro
     throw error;
   }
 }
-
-/** A vector as stored in `transitions.embedding`: its float32 bytes. */
-export function embeddingBytes(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-}
-
-/** The vector stored in `transitions.embedding` (a copy, aligned for Float32Array). */
-export function embeddingOf(bytes: Buffer): Float32Array {
-  return new Float32Array(
-    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
-  );
-}

@@ -1,4 +1,3 @@
-import * as crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
 import {
   finalReward,
@@ -9,6 +8,7 @@ import {
   type Task,
   type Trajectory,
 } from '../core/types.ts';
+import { observationHash, vectorBytes } from './stored-bytes.ts';
 import type { StoredTransition } from './stored-transition.ts';
 
 /**
@@ -59,7 +59,7 @@ export class TransitionStore {
     );
     const observationId = (o: Observation): number => {
       const json = JSON.stringify(o);
-      const hash = sha1(json).readBigInt64LE(0);
+      const hash = observationHash(json);
       const { changes, lastInsertRowid } = insertObservation.run(hash, json);
       return changes === 1 ? Number(lastInsertRowid) : (observationByHash.get(hash) as number);
     };
@@ -103,7 +103,7 @@ export class TransitionStore {
         const vector = vectors[v++] as Float32Array;
         insertVector.run(
           BigInt(rowid),
-          vectorBlob(vector),
+          vectorBytes(vector),
           t.env,
           t.provenance,
           BigInt(success),
@@ -203,15 +203,4 @@ interface FetchRow {
   taskId: string;
   provenance: Provenance;
   policyId: string;
-}
-
-/** SHA-1 of a string: the one-shot `crypto.hash` where Node has it (≥ 20.12), else a Hash object. */
-const sha1: (text: string) => Buffer =
-  typeof crypto.hash === 'function'
-    ? (text) => crypto.hash('sha1', text, 'buffer')
-    : (text) => crypto.createHash('sha1').update(text).digest();
-
-/** A vector as the bytes sqlite-vec stores. */
-export function vectorBlob(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
