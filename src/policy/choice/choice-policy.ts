@@ -58,6 +58,18 @@ export class ChoicePolicy implements TrainablePolicy {
   private readonly options: Required<Omit<ChoicePolicyOptions, 'temperature'>>;
   private readonly network: ChoiceNetwork;
   private readonly cache = new WeakMap<RecordedDecision, FeaturizedDecision>();
+  /**
+   * The features `act` computed, by observation: the update featurizes the decisions the rollout
+   * just made, and on web pages features cost as much as the network's update.
+   */
+  private readonly acted = new WeakMap<
+    Observation,
+    {
+      history: readonly string[];
+      candidates: readonly string[];
+      features: Omit<FeaturizedDecision, 'chosen'>;
+    }
+  >();
 
   constructor(options: ChoicePolicyOptions = {}) {
     this.options = {
@@ -101,8 +113,10 @@ export class ChoicePolicy implements TrainablePolicy {
       observations: context.history.map((s) => s.observation),
     };
     const candidates = this.candidates(observation);
+    const features = this.features(decision, candidates);
+    this.acted.set(observation, { history: decision.history, candidates, features });
     const [logits, value] = tf.tidy(() => {
-      const [actions, states, groupStates] = this.assemble([this.features(decision, candidates)]);
+      const [actions, states, groupStates] = this.assemble([features]);
       return [
         this.network.scores(actions, states).dataSync(),
         this.network.values(groupStates).dataSync()[0] as number,
@@ -214,6 +228,12 @@ export class ChoicePolicy implements TrainablePolicy {
   private featurized(d: RecordedDecision): FeaturizedDecision {
     const cached = this.cache.get(d);
     if (cached) return cached;
+    const acted = this.acted.get(d.observation);
+    if (acted && acted.candidates.includes(d.action)) {
+      const out = { ...acted.features, chosen: acted.candidates.indexOf(d.action) };
+      this.cache.set(d, out);
+      return out;
+    }
     const own = this.candidates(d.observation);
     const candidates = own.some((a) => a === d.action) ? own : [...own, d.action];
     const decision: Decision = {
@@ -297,6 +317,10 @@ function sample(logProbs: readonly number[], u: number): number {
     if (r < 0) return i;
   }
   return logProbs.length - 1;
+}
+
+function sameActions(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function argmax(values: ArrayLike<number>): number {
