@@ -229,7 +229,7 @@ export class ChoicePolicy implements TrainablePolicy {
     const cached = this.cache.get(d);
     if (cached) return cached;
     const acted = this.acted.get(d.observation);
-    if (acted && acted.candidates.includes(d.action)) {
+    if (acted && sameActions(acted.history, d.history) && acted.candidates.includes(d.action)) {
       const out = { ...acted.features, chosen: acted.candidates.indexOf(d.action) };
       this.cache.set(d, out);
       return out;
