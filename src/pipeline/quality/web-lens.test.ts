@@ -56,9 +56,12 @@ const front = (titles: Array<[string, number]>, first = 1) =>
     first,
   );
 
-const post = (title: string, score: number, voted: boolean) =>
+const post = (title: string, score: number, voted: boolean, notice?: string) =>
   page(`${title} — Forum`, `/f/jazz/${title.length}`, [
     "\t[] main ''",
+    ...(notice
+      ? ["\t\t[] status '' live: polite atomic: True", `\t\t\t[] StaticText '${notice}'`]
+      : []),
     `\t\t[] heading '${title}'`,
     `\t\t[] StaticText 'Score: ${score}'`,
     "\t\t[] link 'f/jazz' url: http://forum.test/f/jazz",
@@ -66,6 +69,7 @@ const post = (title: string, score: number, voted: boolean) =>
     `\t\t\t[] button 'Upvote' pressed: ${voted}`,
     "\t\t\t[] textbox 'Add a comment' required: True",
     "\t\t\t[] button 'Post comment'",
+    "\t\t[] link 'Reply to amber_heron' url: http://forum.test/comment/5/reply",
   ]);
 
 const REED = 'Is a borrowed saxophone reed worth it';
@@ -101,12 +105,21 @@ describe('the web quality lens', () => {
     // Ids: the front page's first post link is 9; the post page's Upvote 7, its comment field 8.
     const t = episode(front([[REED, 441]]), [
       ['click [9]', post(REED, 441, false)],
-      ['click [7]', post(REED, 442, true)],
+      ['click [7]', post(REED, 442, true, 'Your vote was counted.')],
       ['goto [http://forum.test/]', front([[REED, 442]])],
       ['click [9]', post(REED, 442, true)],
     ]);
-    // Only the revisit after the vote is checked (the post page, and its comment field).
+    // Only the revisit after the vote is checked (the post page, and its comment field); the
+    // notice the vote showed once is no content of the page.
     expect(consistencyChecks(t, webLens)).toEqual({ checks: 2, consistent: 2 });
+    const unchanged = episode(front([[REED, 441]]), [
+      ['click [9]', post(REED, 441, false)],
+      ['scroll [down]', post(REED, 441, false, 'Your vote was counted.')],
+      ['goto [http://forum.test/]', front([[REED, 442]])],
+    ]);
+    // Without a vote, a score that moved is a contradiction.
+    const c = consistencyChecks(unchanged, webLens);
+    expect(c.checks - c.consistent).toBe(1);
   });
 
   it('following links and searching change nothing', () => {
@@ -142,7 +155,7 @@ describe('the web quality lens', () => {
     expect(after.checks).toBe(after.consistent);
   });
 
-  it('entities: post titles, user and forum names, the page subject; not navigation labels or ids', () => {
+  it('entities: post titles, user and forum names, the page subject; not labels, prices or ids', () => {
     const entities = webLens.entities(post(REED, 441, false));
     expect(entities).toEqual([REED, 'f/jazz']);
     expect(webLens.entities(front([[REED, 441]]))).toEqual(['Front page', REED, 'amber_heron']);

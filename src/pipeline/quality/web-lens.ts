@@ -15,6 +15,8 @@ import type { ObservationFacts, QualityLens } from './lens.ts';
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch']);
 /** Properties that say what a person did on the page (typed, ticked, focused, opened), not what it holds. */
 const FORM_STATE = new Set(['focused', 'value', 'checked', 'selected', 'expanded']);
+/** Roles of live regions, which announce what just happened. */
+const LIVE_ROLES = new Set(['status', 'alert', 'log', 'marquee', 'timer']);
 /** An identifier shown as text: a SKU (`APP-1672`), an order number (`#000000819`). */
 const IDENTIFIER = /^(?=.*\d)(?=.*[A-Z#])[A-Z0-9#][A-Z0-9#-]{3,}$/;
 
@@ -25,13 +27,13 @@ const IDENTIFIER = /^(?=.*\d)(?=.*[A-Z#])[A-Z0-9#][A-Z0-9#-]{3,}$/;
  *
  * Entities: what identifies content on a page — the subject of the page (the first heading of
  * its `main` region: a post's title, a user's or customer's name, `Order #…`), the names of links
- * that point at an item (a URL path with a number in it: posts, orders, products, customers; or a
+ * that point at an item (a URL path ending in a number: posts, orders, products, customers; or a
  * link named by its own path or last segment: `f/jazz` → `/f/jazz`, `amber_heron` →
  * `/user/amber_heron`), and identifier-like table cells (SKUs, order numbers).
  *
  * Facts: a page view by its URL's path and query (`page:/f/jazz/388` → a fingerprint of the
  * page: title, every element's depth, role, name and properties, link URLs without their origin,
- * less ids and form state), and each form field's state (`field:/path:role 'name'` → its value,
+ * less ids, form state and live regions — `Your vote was counted.` is said once), and each form field's state (`field:/path:role 'name'` → its value,
  * or checked). A page shown right after a failed navigation (an `Error:` line) asserts nothing.
  *
  * Invalidation: an action that may change the site — a click on a button, Enter in a field, a
@@ -163,14 +165,28 @@ function fieldKey(path: string, node: TreeNode): string {
  */
 export function fingerprint(tree: WebTree): string {
   const title = renderHeader({ ...tree, tabs: tree.tabs.filter((t) => t.current), url: '' })[0];
-  const lines = tree.nodes.map((node) => {
+  const lines: string[] = [title ?? ''];
+  for (let i = 0; i < tree.nodes.length; i++) {
+    const node = tree.nodes[i] as TreeNode;
+    if (isNotice(node)) {
+      i = subtree(tree.nodes, i)[1] - 1;
+      continue;
+    }
     const props = node.props
       .filter(([k]) => !FORM_STATE.has(k))
       .map(([k, v]) => ` ${k}: ${k === 'url' ? pathKey(v) : v}`)
       .join('');
-    return `${node.depth} ${node.role} ${JSON.stringify(node.name ?? '')}${props}`;
-  });
-  return [title ?? '', ...lines].join('\n');
+    lines.push(`${node.depth} ${node.role} ${JSON.stringify(node.name ?? '')}${props}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * A live region (`status`, `alert`, any element with a `live:` property): a notice of what the
+ * last action did (`Your vote was counted.`), shown once, not content of the page.
+ */
+function isNotice(node: TreeNode): boolean {
+  return LIVE_ROLES.has(node.role) || node.props.some(([k]) => k === 'live');
 }
 
 /** The entities of a page (see {@link webLens}), in page order, each once. */
@@ -193,10 +209,11 @@ export function pageEntities(tree: WebTree): string[] {
 function pointsAtItem(name: string, link: TreeNode): boolean {
   const url = link.props.find(([k]) => k === 'url')?.[1];
   if (!url) return false;
-  const path = pathKey(url).replace(/\?.*$/, '');
-  const segments = path.split('/').filter(Boolean);
-  if (segments.some((s) => /\d/.test(s))) return !/^\d+$/.test(name);
-  return segments.length > 0 && (name === segments.join('/') || name === segments.at(-1));
+  const segments = pathKey(url).replace(/\?.*$/, '').split('/').filter(Boolean);
+  const last = segments.at(-1);
+  if (last === undefined) return false;
+  if (/^\d+$/.test(last)) return !/^\d+$/.test(name);
+  return name === segments.join('/') || name === last;
 }
 
 /** Whether `node` lies in a `search` region of the page. */
