@@ -39,7 +39,8 @@ const IDENTIFIER = /^(?=.*\d)(?=.*[A-Z#])[A-Z0-9#][A-Z0-9#-]{3,}$/;
  * Invalidation: an action that may change the site — a click on a button, Enter in a field, a
  * submission — forgets every page and field of the episode (a vote changes the post's score on
  * every list that shows it), except a search (Enter in a searchbox or in a `search` region, or
- * that region's button), which only reads. Typing into a field forgets that field; clicking a
+ * that region's button), which only reads. Typing into a field forgets that field (with Enter
+ * too: the browser may show the typed value again when `go_back` brings the page back); clicking a
  * control that is neither a link nor a button (a checkbox, a radio, an option) forgets the
  * page's fields. Loading a page again forgets the fields typed into since it last loaded (the
  * unsent values are gone). After a site change, a page brought back by `go_back`/`go_forward`
@@ -87,16 +88,16 @@ export const webLens: QualityLens = {
         for (const keys of keysByPath.values()) invalidates.push(...keys);
         typedPaths.clear();
         changedSite = true;
-      } else if (effect === 'sets-field' && action?.kind === 'type' && before) {
-        const target = nodeById(before, action.id);
+      } else if (action?.kind === 'type') {
+        // With Enter too: the page left keeps the typed value, and `go_back` may show it again.
+        const target = before && nodeById(before, action.id);
         if (target) invalidates.push(fieldKey(from, target));
         typedPaths.add(from);
       } else if (effect === 'sets-form') {
         invalidates.push(...fieldKeys(from));
         typedPaths.add(from);
       }
-      const loads = from !== to || effect === 'loads' || effect === 'changes-site';
-      if (loads || (action?.kind === 'type' && action.enter)) {
+      if (from !== to || effect === 'loads' || effect === 'changes-site') {
         for (const path of typedPaths) invalidates.push(...fieldKeys(path));
         typedPaths.clear();
       }
