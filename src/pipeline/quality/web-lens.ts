@@ -13,7 +13,7 @@ import type { ObservationFacts, QualityLens } from './lens.ts';
 
 /** Roles whose state a person sets on the page: their state is a field fact, not page content. */
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch']);
-/** Properties that say what a person did on the page (typed, ticked, focused, opened), not what it holds. */
+/** Properties that say what a person did on a page (typed, ticked, focused), not what it holds. */
 const FORM_STATE = new Set(['focused', 'value', 'checked', 'selected', 'expanded']);
 /** Roles of live regions, which announce what just happened. */
 const LIVE_ROLES = new Set(['status', 'alert', 'log', 'marquee', 'timer']);
@@ -33,8 +33,9 @@ const IDENTIFIER = /^(?=.*\d)(?=.*[A-Z#])[A-Z0-9#][A-Z0-9#-]{3,}$/;
  *
  * Facts: a page view by its URL's path and query (`page:/f/jazz/388` → a fingerprint of the
  * page: title, every element's depth, role, name and properties, link URLs without their origin,
- * less ids, form state and live regions — `Your vote was counted.` is said once), and each form field's state (`field:/path:role 'name'` → its value,
- * or checked). A page shown right after a failed navigation (an `Error:` line) asserts nothing.
+ * less ids, form state and live regions — `Your vote was counted.` is said once), and each form
+ * field's state (`field:/path:role 'name'` → its value, or checked). A page shown right after a
+ * failed navigation (an `Error:` line) asserts nothing.
  *
  * Invalidation: an action that may change the site — a click on a button, Enter in a field, a
  * submission — forgets every page and field of the episode (a vote changes the post's score on
