@@ -61,14 +61,17 @@ describe('dreamgym quality', () => {
       'real env (reference)',
       'DreamGym (full)',
       '− history',
-      '− retrieval',
     ]);
+    // Over an empty buffer the web model has no page to begin from: the report says so.
+    expect(json.retrievalAblation).toMatch(/^does not apply: .*cannot begin an episode/);
     expect(json.rows[0].episodes).toBe(4);
+    expect(json.rows[0].proxies.consistency.units).toBeGreaterThan(0);
     expect(json.rows[0].proxies.consistency.mean).toBe(1);
     expect(json.vocabulary).toBeGreaterThan(10);
     const processes = execFileSync('ps', ['-e', '-o', 'args='], { encoding: 'utf8' });
     expect(processes.split('\n').filter((line) => line.includes(browserTmp))).toEqual([]);
-    expect(readdirSync(browserTmp)).toEqual([]);
+    // Playwright removes the profile (`playwright_chromiumdev_profile-…`) when it closes the browser.
+    expect(readdirSync(browserTmp).filter((name) => name.startsWith('playwright'))).toEqual([]);
   }, 120_000);
 
   it('names the envs with a lens, and asks for both judge flags', async () => {

@@ -76,7 +76,7 @@ ${qualityTable(result)}
 - − retrieval: ${result.retrievalAblation}.
 - − reasoning: ${result.reasoningAblation}.
 - Each value is the mean over task groups with a 95% normal interval over groups; definitions in docs/quality.md.
-- The real env is the reference, not a candidate: its consistency must be 1 (a check of the proxy), and its "hallucinated" entities are real products or objects the buffer never showed — the rate a faithful model facing unseen tasks would show.
+- The real env is the reference, not a candidate: its consistency must be 1 (a check of the proxy), and its "hallucinated" entities are real products, objects or page items the buffer never showed — the rate a faithful model facing unseen tasks would show.
 ${judge}
 ![quality](quality.png)
 `;
