@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { moduleGraph, realEnvModules } from '../../core/testing/module-graph.ts';
 import type { Observation, Step, Trajectory } from '../../core/types.ts';
 import { consistencyChecks, entityVocabulary, hallucinatedEntities } from './proxies.ts';
 import { webLens } from './web-lens.ts';
@@ -189,5 +191,11 @@ describe('the web quality lens', () => {
     const h = hallucinatedEntities(t, webLens, vocabulary);
     expect(h.hallucinated).toEqual([invented]);
     expect(h.entities).toContain(REED);
+  });
+
+  it('reads only text: it never imports the browser env or the sites', () => {
+    const seen = moduleGraph([join(import.meta.dirname, 'web-lens.ts')]);
+    expect(realEnvModules(seen)).toEqual([]);
+    expect([...seen].some((f) => f.endsWith('/envs/formats/web-tree.ts'))).toBe(true);
   });
 });
