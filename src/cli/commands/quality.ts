@@ -21,7 +21,7 @@ export function qualityCommand(program: Command): void {
   program
     .command('quality')
     .description(
-      'score synthetic experience (consistency, diversity, informativeness, hallucination) against the real env, the full model, − history, − retrieval and (LLM model) − reasoning',
+      'score synthetic experience (consistency, diversity, informativeness, hallucination) against the real env, the full model, − history, − retrieval (when the model can begin an episode over an empty buffer) and (LLM model) − reasoning',
     )
     .option(
       '--env <name>',
