@@ -91,8 +91,9 @@ export interface QualityResult {
 /**
  * Experience quality: the same fixed policy plays `groupSize` episodes of each held-out task in
  * the real env (the reference row, labelled as such), in the synthetic env over the full model,
- * without history, and without retrieval (the model built over an empty buffer, k = 0). Each row
- * is scored by the LLM-free proxies and, optionally, by an LLM judge.
+ * without history, and without retrieval (the model built over an empty buffer, k = 0; left out,
+ * with the reason in `retrievalAblation`, when that model cannot begin an episode). Each row is
+ * scored by the LLM-free proxies and, optionally, by an LLM judge.
  */
 export async function runQuality(o: QualityOptions): Promise<QualityResult> {
   const log = o.onProgress ?? (() => {});
