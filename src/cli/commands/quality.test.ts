@@ -1,7 +1,9 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { findChromium } from '../../envs/web/browser/chromium.ts';
 import { FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { runCli } from '../testing/run-cli.ts';
 
@@ -29,10 +31,53 @@ describe('dreamgym quality', () => {
     expect(statSync(join(out, 'quality.png')).size).toBeGreaterThan(1000);
   }, 120_000);
 
+  it('measures the forum in a real browser, and leaves no browser behind', async () => {
+    // No browser is a failure naming the fix (BrowserNotFoundError), never a skip.
+    findChromium();
+    const out = mkdtempSync(join(tmpdir(), 'dreamgym-quality-web-'));
+    // Playwright puts the browser's profile under the child's TMPDIR: a browser left running
+    // would still name that directory on its command line.
+    const browserTmp = mkdtempSync(join(tmpdir(), 'dreamgym-quality-browser-'));
+    const run = await runCli(
+      [
+        'quality',
+        '--env',
+        'web:forum',
+        '--tasks',
+        '2',
+        '--group-size',
+        '2',
+        '--offline-episodes',
+        '4',
+        '--out',
+        out,
+      ],
+      110_000,
+      { TMPDIR: browserTmp },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(join(out, 'quality.json'), 'utf8'));
+    expect(json.rows.map((r: { name: string }) => r.name)).toEqual([
+      'real env (reference)',
+      'DreamGym (full)',
+      '− history',
+    ]);
+    // Over an empty buffer the web model has no page to begin from: the report says so.
+    expect(json.retrievalAblation).toMatch(/^does not apply: .*cannot begin an episode/);
+    expect(json.rows[0].episodes).toBe(4);
+    expect(json.rows[0].proxies.consistency.units).toBeGreaterThan(0);
+    expect(json.rows[0].proxies.consistency.mean).toBe(1);
+    expect(json.vocabulary).toBeGreaterThan(10);
+    const processes = execFileSync('ps', ['-e', '-o', 'args='], { encoding: 'utf8' });
+    expect(processes.split('\n').filter((line) => line.includes(browserTmp))).toEqual([]);
+    // Playwright removes the profile (`playwright_chromiumdev_profile-…`) when it closes the browser.
+    expect(readdirSync(browserTmp).filter((name) => name.startsWith('playwright'))).toEqual([]);
+  }, 120_000);
+
   it('names the envs with a lens, and asks for both judge flags', async () => {
-    const lens = await runCli(['quality', '--env', 'web:forum']);
+    const lens = await runCli(['quality', '--env', 'agentgym:webshop@http://127.0.0.1:1']);
     expect(lens.code).not.toBe(0);
-    expect(lens.stderr).toMatch(/webshop and household.*"web:forum" has no lens/);
+    expect(lens.stderr).toMatch(/webshop, household and web .*"agentgym:webshop@.*" has no lens/);
     const judge = await runCli(['quality', '--judge-url', 'http://127.0.0.1:1/v1']);
     expect(judge.code).not.toBe(0);
     expect(judge.stderr).toMatch(/--judge-url and --judge-model/);

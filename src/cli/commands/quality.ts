@@ -21,9 +21,13 @@ export function qualityCommand(program: Command): void {
   program
     .command('quality')
     .description(
-      'score synthetic experience (consistency, diversity, informativeness, hallucination) against the real env, the full model, − history, − retrieval and (LLM model) − reasoning',
+      'score synthetic experience (consistency, diversity, informativeness, hallucination) against the real env, the full model, − history, − retrieval (when the model can begin an episode over an empty buffer) and (LLM model) − reasoning',
     )
-    .option('--env <name>', 'built-in env with a quality lens: webshop or household', 'webshop')
+    .option(
+      '--env <name>',
+      'built-in env with a quality lens: webshop, household, web:forum or web:store (a real browser; a few seconds an episode)',
+      'webshop',
+    )
     .option('--model <kind>', 'experience model: llm-free or llm', 'llm-free')
     .option('--llm-url <url>', 'llm model: OpenAI-compatible base URL')
     .option('--llm-model <name>', 'llm model: model name')

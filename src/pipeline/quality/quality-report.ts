@@ -73,9 +73,10 @@ export async function writeQualityReport(result: QualityResult, dir: string): Pr
 ${qualityTable(result)}
 
 - Policy ${result.policy}, the same in every row; ${result.tasks} held-out tasks (none in the offline data) × ${result.groupSize} episodes each. Buffer: ${result.offlineEpisodes} offline real episodes, ${result.vocabulary.toLocaleString('en-US')} distinct entities.
+- − retrieval: ${result.retrievalAblation}.
 - − reasoning: ${result.reasoningAblation}.
 - Each value is the mean over task groups with a 95% normal interval over groups; definitions in docs/quality.md.
-- The real env is the reference, not a candidate: its consistency must be 1 (a check of the proxy), and its "hallucinated" entities are real products or objects the buffer never showed — the rate a faithful model facing unseen tasks would show.
+- The real env is the reference, not a candidate: its consistency must be 1 (a check of the proxy), and its "hallucinated" entities are real products, objects or page items the buffer never showed — the rate a faithful model facing unseen tasks would show.
 ${judge}
 ![quality](quality.png)
 `;

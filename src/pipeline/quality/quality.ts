@@ -1,5 +1,5 @@
 import { isSuccess, type Task, type Trajectory } from '../../core/types.ts';
-import type { ExperienceModel } from '../../experience/experience-model.ts';
+import { type ExperienceModel, ExperienceModelError } from '../../experience/experience-model.ts';
 import type { LlmClient } from '../../llm/client.ts';
 import { LlmError } from '../../llm/errors.ts';
 import type { Policy } from '../../policy/policy.ts';
@@ -82,6 +82,8 @@ export interface QualityResult {
   vocabulary: number;
   /** Whether the − reasoning row was measured, or why it does not apply. */
   reasoningAblation: string;
+  /** Whether the − retrieval row was measured, or why it does not apply. */
+  retrievalAblation: string;
   judge?: { llm: string; promptTokens: number; completionTokens: number; costUsd: number };
   rows: QualityRow[];
 }
@@ -89,8 +91,9 @@ export interface QualityResult {
 /**
  * Experience quality: the same fixed policy plays `groupSize` episodes of each held-out task in
  * the real env (the reference row, labelled as such), in the synthetic env over the full model,
- * without history, and without retrieval (the model built over an empty buffer, k = 0). Each row
- * is scored by the LLM-free proxies and, optionally, by an LLM judge.
+ * without history, and without retrieval (the model built over an empty buffer, k = 0; left out,
+ * with the reason in `retrievalAblation`, when that model cannot begin an episode). Each row is
+ * scored by the LLM-free proxies and, optionally, by an LLM judge.
  */
 export async function runQuality(o: QualityOptions): Promise<QualityResult> {
   const log = o.onProgress ?? (() => {});
@@ -121,8 +124,10 @@ export async function runQuality(o: QualityOptions): Promise<QualityResult> {
       { name: 'real env (reference)', env: o.setup.makeReal },
       { name: 'DreamGym (full)', env: synthetic(o, buffer, model, {}) },
       { name: '− history', env: synthetic(o, buffer, model, { history: false }) },
-      { name: '− retrieval', env: synthetic(o, empty, ungrounded, { k: 0 }) },
     ];
+    const unstartable = await cannotStart(ungrounded, o.tasks[0]);
+    if (!unstartable)
+      sources.push({ name: '− retrieval', env: synthetic(o, empty, ungrounded, { k: 0 }) });
     const direct = await o.withoutReasoning?.(buffer);
     if (direct) sources.push({ name: '− reasoning', env: synthetic(o, buffer, direct, {}) });
     const rows: QualityRow[] = [];
@@ -159,6 +164,9 @@ export async function runQuality(o: QualityOptions): Promise<QualityResult> {
       reasoningAblation: direct
         ? `measured (${direct.id})`
         : `does not apply: ${model.id} does not reason (only the LLM experience model writes reasoning before its prediction)`,
+      retrievalAblation: unstartable
+        ? `does not apply: over an empty buffer ${ungrounded.id} cannot begin an episode (${unstartable.replace(/\.$/, '')})`
+        : 'measured (the model over an empty buffer, k = 0)',
       ...(o.judge &&
         stats && {
           judge: {
@@ -173,6 +181,22 @@ export async function runQuality(o: QualityOptions): Promise<QualityResult> {
   } finally {
     await buffer.close();
     await empty.close();
+  }
+}
+
+/**
+ * Why `model` cannot show the first page of `task` with no demonstrations, or undefined when it
+ * can: the web model over an empty buffer has no page to start from (the webshop and household
+ * models know their start pages from the grammar).
+ */
+async function cannotStart(model: ExperienceModel, task: Task | undefined) {
+  if (!task) return undefined;
+  try {
+    await model.initial(task, []);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ExperienceModelError) return error.message;
+    throw error;
   }
 }
 
