@@ -144,6 +144,7 @@ export async function runTransfer(options: TransferOptions): Promise<TransferRes
       episodes: options.evalEpisodes,
       seed: seed + 1,
       parallel: options.parallel,
+      temperature: 1,
     });
     rows.push({ method, success, reward, targetSyntheticSteps: steps, seconds });
     log(`${options.target} ${method}: held-out success ${formatRate(success)}`);

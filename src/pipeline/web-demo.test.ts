@@ -47,6 +47,8 @@ describe('runWebDemo', () => {
     expect(result.rows.at(-1)?.realInteractions).toBeGreaterThan(0);
     const site = result.sites[0];
     expect(site?.offlineTransitions).toBeGreaterThan(0);
+    // By default every RL row trains on the offline demonstrations' tasks, not all 1,000.
+    expect(site?.rlTasks).toBe(6);
     expect(site?.realStepMs).toBeGreaterThan(0);
     expect(site?.syntheticStepMs).toBeGreaterThan(0);
     const report = readFileSync(join(dir, 'report.md'), 'utf8');

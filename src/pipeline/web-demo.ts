@@ -5,13 +5,12 @@ import { finalReward, type Trajectory } from '../core/types.ts';
 import { envEntry } from '../envs/registry.ts';
 import { llmFreeModel } from '../experience/llm-free.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
-import type { Policy } from '../policy/policy.ts';
 import { makePolicy } from '../policy/registry.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { type Estimate, formatRate, meanInterval, wilson } from '../report/stats.ts';
 import { type BehaviourCloningOptions, behaviourCloning } from '../rl/bc.ts';
 import { rollout } from '../rl/rollout.ts';
-import { type TrainerConfig, train } from '../rl/trainer.ts';
+import { type TrainerConfig, type TrainerPolicy, train } from '../rl/trainer.ts';
 import { type EnvSetup, envSetup, syntheticFactory } from './experiment.ts';
 
 /**
@@ -42,6 +41,14 @@ export interface WebDemoOptions {
   bc?: Pick<BehaviourCloningOptions, 'epochs' | 'learningRate'>;
   /** Skip the real-RL reference row (it is the slowest). */
   skipRealRl?: boolean;
+  /**
+   * The tasks every RL row trains on: `offline` (default), the tasks of the offline
+   * demonstrations — DreamGym's seed tasks, whose pages and outcomes the buffer holds; `all`,
+   * every train task (the synthetic env then composes pages and judges answers it has never seen).
+   */
+  trainOn?: 'offline' | 'all';
+  /** Sampling temperature of every evaluation; default 0 (greedy, as the webshop table). */
+  evalTemperature?: number;
   onProgress?: (line: string) => void;
 }
 
@@ -61,6 +68,8 @@ export interface WebDemoResult {
     site: string;
     offlineTransitions: number;
     offlineSuccessRate: number;
+    /** Distinct tasks the RL rows trained on (see `trainOn`). */
+    rlTasks: number;
     /** Mean wall time of one real browser step during offline collection, ms (at `parallel`). */
     realStepMs: number;
     /** Mean wall time of one synthetic step during DreamGym GRPO training, ms. */
@@ -70,15 +79,23 @@ export interface WebDemoResult {
 }
 
 /**
- * Episodes of `policy` on the first `episodes` held-out tasks in the real browser env, sampled at
- * the policy's temperature, `parallel` at once. Success is WebArena's: the evaluator's reward of the
- * final state, whether the agent stopped or hit the step limit.
+ * Episodes of `policy` on the first `episodes` held-out tasks in the real browser env, `parallel`
+ * at once, greedy or sampled at `temperature` (each episode seeded by its place). Success is
+ * WebArena's: the evaluator's reward of the final state, whether the agent stopped or hit the
+ * step limit.
  */
 export async function evaluateWeb(
-  policy: Policy,
+  policy: TrainerPolicy,
   setup: EnvSetup,
-  { episodes, seed, parallel }: { episodes: number; seed: number; parallel: number },
+  {
+    episodes,
+    seed,
+    parallel,
+    temperature = 0,
+  }: { episodes: number; seed: number; parallel: number; temperature?: number },
 ): Promise<{ success: Estimate; reward: Estimate }> {
+  const previous = policy.temperature;
+  policy.temperature = temperature;
   const results = await rollout({
     makeEnv: setup.makeReal,
     policy,
@@ -86,6 +103,8 @@ export async function evaluateWeb(
     seed,
     provenance: 'real-online',
     concurrency: parallel,
+  }).finally(() => {
+    policy.temperature = previous;
   });
   const trajectories = results.map((e) => e.trajectory);
   return {
@@ -159,6 +178,11 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
     await buffer.add(offline);
     const model = await llmFreeModel(site, buffer);
     const offlineSuccessRate = offline.filter((t) => finalReward(t) >= 1).length / offline.length;
+    const offlineTasks = new Set(offline.map((t) => t.task.id));
+    const rlTasks =
+      (options.trainOn ?? 'offline') === 'offline'
+        ? setup.trainTasks.filter((t) => offlineTasks.has(t.id))
+        : setup.trainTasks;
     log(
       `${site}: ${steps(offline)} offline transitions, ${(100 * offlineSuccessRate).toFixed(0)}% successful, ${realStepMs.toFixed(0)} ms per real step`,
     );
@@ -183,6 +207,7 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
         episodes: options.evalEpisodes,
         seed: options.seed + 1,
         parallel: options.parallel,
+        temperature: options.evalTemperature ?? 0,
       });
       result.rows.push({
         site,
@@ -220,8 +245,8 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       const history = await train(
         {
           policy,
-          makeEnv: syntheticFactory(setup, buffer, model),
-          trainTasks: setup.trainTasks,
+          makeEnv: syntheticFactory({ ...setup, trainTasks: rlTasks }, buffer, model),
+          trainTasks: rlTasks,
           provenance: 'synthetic',
         },
         trainer({ algo, iterations: options.syntheticIterations }),
@@ -246,7 +271,7 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
         async () => {
           const policy = cloned();
           const history = await train(
-            { policy, makeEnv: makeReal, trainTasks: setup.trainTasks },
+            { policy, makeEnv: makeReal, trainTasks: rlTasks },
             trainer({
               algo: 'grpo',
               iterations: 10_000,
@@ -262,6 +287,7 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       site,
       offlineTransitions: steps(offline),
       offlineSuccessRate,
+      rlTasks: rlTasks.length,
       realStepMs,
       syntheticStepMs,
     });
@@ -284,7 +310,7 @@ export function webDemoReport(result: WebDemoResult): string {
     '',
     ...result.sites.map(
       (s) =>
-        `${s.site}: offline data ${s.offlineTransitions} real transitions (${(100 * s.offlineSuccessRate).toFixed(0)}% of episodes successful); a real browser step took ${s.realStepMs.toFixed(0)} ms, a synthetic step ${s.syntheticStepMs.toFixed(1)} ms (${(s.realStepMs / Math.max(1e-9, s.syntheticStepMs)).toFixed(0)}× faster).`,
+        `${s.site}: offline data ${s.offlineTransitions} real transitions (${(100 * s.offlineSuccessRate).toFixed(0)}% of episodes successful); RL rows trained on ${s.rlTasks} tasks; a real browser step took ${s.realStepMs.toFixed(0)} ms, a synthetic step ${s.syntheticStepMs.toFixed(1)} ms (${(s.realStepMs / Math.max(1e-9, s.syntheticStepMs)).toFixed(0)}× faster).`,
     ),
   ];
   return `${lines.join('\n')}\n`;

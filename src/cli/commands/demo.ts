@@ -20,8 +20,14 @@ const HOUSEHOLD_TRAINER = { tasksPerIteration: 8, groupSize: 4, evalEvery: 5 };
  */
 const HOUSEHOLD_SYNTHETIC_ITERATIONS = 12;
 /** Web tasks take 2–8 steps; a 12-step limit leaves room for detours and keeps episodes short. */
-const WEB_DEFAULTS = { offline: 100, iterations: 8, eval: 60, maxSteps: 12 };
-const WEB_TRAINER = { tasksPerIteration: 16, groupSize: 4 };
+const WEB_DEFAULTS = { offline: 100, iterations: 12, eval: 60, maxSteps: 12 };
+/**
+ * Web RL: groups of 8 (of 4, few groups had both a success and a failure), no entropy bonus (it
+ * undid what BC had learnt). Measured on the forum, seed 0, greedy held-out success: BC 21.7%;
+ * DreamGym GRPO with 8 iterations of groups of 4 over all train tasks 21.7%; over the offline
+ * tasks with groups of 8, 30.0% after 12 iterations and 30.0% after 30.
+ */
+const WEB_TRAINER = { tasksPerIteration: 16, groupSize: 8, entropyCoef: 0 };
 /** Web BC needs more passes than webshop's: few demonstrations of many task kinds. */
 const WEB_BC = { epochs: 30, learningRate: 3e-3 };
 

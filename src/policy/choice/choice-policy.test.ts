@@ -7,7 +7,12 @@ import { ChoicePolicy } from './choice-policy.ts';
 
 beforeAll(() => initTf());
 
-const task: Task = { id: 't/0', env: 'test', instruction: 'buy a red mug under 20 dollars' };
+const task: Task = {
+  id: 't/0',
+  env: 'test',
+  instruction: 'buy a red mug under 20 dollars',
+  origin: 'seed',
+};
 const page = (text: string, actions: string[]): Observation => ({
   text,
   instruction: task.instruction,
