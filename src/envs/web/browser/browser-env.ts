@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import {
   EnvClosedError,
   EnvNotResetError,
@@ -57,6 +57,14 @@ export interface BrowserEnvOptions {
   viewport?: { width: number; height: number };
   /** How the accessibility tree is flattened to text (default: WebArena's rules). */
   flatten?: Omit<FlattenOptions, 'idOf'>;
+  /**
+   * Start each episode in the previous episode's browser context, cleaned (one tab, history,
+   * cookies, cache and storage cleared; see {@link BrowserEpisode.reuse}), instead of a new
+   * context: about half a simple episode's browser CPU. Never for a config with a
+   * `storage_state`, a session that needs other context options, or after a crash. Default true;
+   * false gives every episode a new context.
+   */
+  reuseContexts?: boolean;
 }
 
 /** What `info` carries when an episode ends. */
@@ -74,9 +82,18 @@ interface Running {
   config: WebArenaConfig;
   session: SiteSession;
   episode: BrowserEpisode;
+  /** The episode's context options, as JSON. */
+  contextOptions: string;
   observation: Observation;
   steps: number;
   ended: 'terminated' | 'truncated' | undefined;
+}
+
+/** An ended episode's context, kept for the next episode ({@link BrowserEnvOptions.reuseContexts}). */
+interface Parked {
+  episode: BrowserEpisode;
+  /** The context options it was created with, as JSON. */
+  contextOptions: string;
 }
 
 /**
@@ -87,9 +104,11 @@ interface Running {
  *
  * `reset({ seed })` runs task `seed mod N` of the split's N tasks; `reset({ task })` runs that task.
  * Episodes: `reset` opens the task's sites (`sites.open(config)`), substitutes their URLs into the
- * config, opens a fresh browser context (the session prepares it: headers, logins; the config's
- * `storage_state` is loaded when its file exists) and loads `start_url`. Each episode has its own
- * context in one browser shared by every env of the process, so envs run in parallel.
+ * config, gets a browser context that shows nothing of earlier episodes (the previous episode's
+ * context, cleaned, or a new one: see {@link BrowserEnvOptions.reuseContexts}; the session
+ * prepares it: headers, logins; the config's `storage_state` is loaded when its file exists) and
+ * loads `start_url`. Each env has its own context in one browser shared by every env of the
+ * process, so envs run in parallel.
  *
  * Ends: `stop [answer]` terminates (`terminated: true`). At `maxSteps` the episode is truncated
  * (`truncated: true`, `info.truncatedBy = 'time-limit'`) but, as in WebArena, the final state is
@@ -119,6 +138,8 @@ export class BrowserEnv implements Env {
   private lease: BrowserLease | undefined;
   private pool: Task[] | undefined;
   private running: Running | undefined;
+  private parked: Parked | undefined;
+  private readonly reuseContexts: boolean;
   private closed = false;
 
   constructor(options: BrowserEnvOptions) {
@@ -132,6 +153,7 @@ export class BrowserEnv implements Env {
       throw new RangeError(`BrowserEnv: maxSteps must be a positive integer, got ${this.maxSteps}`);
     }
     this.ownBrowser = options.browser;
+    this.reuseContexts = options.reuseContexts ?? true;
     this.episodeOptions = {
       navigationTimeoutMs: options.navigationTimeoutMs ?? 30_000,
       actionTimeoutMs: options.actionTimeoutMs ?? 5_000,
@@ -149,19 +171,13 @@ export class BrowserEnv implements Env {
     const session = await this.sites.open(spec);
     try {
       const config = substituteSites(spec, session.urls);
-      const { episode, warnings } = await BrowserEpisode.start(
-        browser,
-        config,
-        session.urls,
-        (context) => session.prepare(context),
-        this.episodeOptions,
-        session.contextOptions,
-      );
+      const { episode, warnings } = await this.beginEpisode(browser, config, session);
       const running: Running = {
         task,
         config,
         session,
         episode,
+        contextOptions: contextKey(session),
         observation: { text: '', instruction: task.instruction },
         steps: 0,
         ended: undefined,
@@ -199,6 +215,8 @@ export class BrowserEnv implements Env {
     if (this.closed) return;
     this.closed = true;
     await this.endEpisode();
+    await this.parked?.episode.close();
+    this.parked = undefined;
     await this.sites.close();
     await this.lease?.release();
     this.lease = undefined;
@@ -256,11 +274,58 @@ export class BrowserEnv implements Env {
     return this.lease.browser();
   }
 
+  /**
+   * The episode's context: the parked one cleaned, when it may be reused and can be, else a new
+   * one (the parked one closed).
+   */
+  private async beginEpisode(
+    browser: Browser,
+    config: WebArenaConfig,
+    session: SiteSession,
+  ): Promise<{ episode: BrowserEpisode; warnings: string[] }> {
+    const parked = this.parked;
+    this.parked = undefined;
+    const prepare = (context: BrowserContext) => session.prepare(context);
+    if (
+      parked &&
+      parked.contextOptions === contextKey(session) &&
+      !config.storage_state &&
+      parked.episode.context.browser() === browser
+    ) {
+      const episode = await BrowserEpisode.reuse(
+        parked.episode,
+        config,
+        session.urls,
+        prepare,
+        this.episodeOptions,
+      ).catch(async (error) => {
+        await parked.episode.close();
+        throw error;
+      });
+      if (episode) return { episode, warnings: [] };
+    }
+    await parked?.episode.close();
+    return BrowserEpisode.start(
+      browser,
+      config,
+      session.urls,
+      prepare,
+      this.episodeOptions,
+      session.contextOptions,
+    );
+  }
+
+  /** Ends the running episode: its site session is disposed, its context parked or closed. */
   private async endEpisode(): Promise<void> {
     const running = this.running;
     this.running = undefined;
     if (!running) return;
-    await running.episode.close();
+    const connected = running.episode.context.browser()?.isConnected() ?? false;
+    if (this.reuseContexts && connected && !this.closed) {
+      this.parked = { episode: running.episode, contextOptions: running.contextOptions };
+    } else {
+      await running.episode.close();
+    }
     await running.session.dispose();
   }
 
@@ -298,3 +363,8 @@ export class BrowserEnv implements Env {
 
 /** The evaluation reported when the evaluator threw. */
 const NOT_EVALUATED: Evaluation = { reward: 0, checks: [], undecided: false };
+
+/** A session's context options as a key: episodes may share a context only when they agree. */
+function contextKey(session: SiteSession): string {
+  return JSON.stringify(session.contextOptions ?? {});
+}

@@ -108,33 +108,108 @@ export class BrowserEpisode {
     try {
       context.setDefaultNavigationTimeout(options.navigationTimeoutMs);
       context.setDefaultTimeout(options.actionTimeoutMs);
-      await prepare(context);
-      const origins = new Set<string>();
-      for (const url of Object.values(urls)) {
-        const origin = originOf(url);
-        if (origin) origins.add(origin);
-      }
-      const starts = config.start_url.split(START_URL_SEPARATOR).map((url) => url.trim());
-      for (const url of starts) {
-        const origin = originOf(url);
-        if (origin) origins.add(origin);
-      }
-      const first = await context.newPage();
-      const episode = new BrowserEpisode(context, first, origins, options);
-      await episode.adopt(first);
-      for (const [i, url] of starts.entries()) {
-        const page = i === 0 ? first : await context.newPage();
-        if (i > 0) await episode.adopt(page);
-        episode.current = page;
-        await episode.navigate(() => page.goto(url), url);
-      }
-      episode.current = first;
-      await first.bringToFront();
+      const episode = await BrowserEpisode.begin(
+        context,
+        undefined,
+        config,
+        urls,
+        prepare,
+        options,
+      );
       return { episode, warnings };
     } catch (error) {
       await context.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Starts the next episode in `previous`'s context instead of a new one, which saves most of an
+   * episode's browser work (a new context and tab cost ≈ 0.5 CPU-seconds in Chromium, several
+   * steps' worth). The context is cleaned first, so the episode sees what a fresh context would:
+   * every tab but one closed, that tab's session storage cleared, cookies, the HTTP cache and the
+   * storage (local, IndexedDB, caches) of every origin the previous episode showed cleared, extra
+   * headers dropped, the tab's history reset to about:blank as a new tab's; then `prepare` and the
+   * start URL(s) as in {@link start}. Not for a config with a `storage_state` (that needs a
+   * new context). Returns undefined when no tab can be kept (every tab closed or crashed, or the
+   * kept one showed more than one origin: its session storage could not all be cleared); throws
+   * when the browser is gone.
+   */
+  static async reuse(
+    previous: BrowserEpisode,
+    config: WebArenaConfig,
+    urls: Readonly<Record<string, string>>,
+    prepare: (context: BrowserContext) => Promise<void>,
+    options: EpisodeOptions,
+  ): Promise<BrowserEpisode | undefined> {
+    previous.assertConnected();
+    const { context } = previous;
+    const pages = context.pages();
+    const keep = pages.find((page) => !page.isClosed() && !previous.tabs.get(page)?.crashed);
+    if (!keep) return undefined;
+    // Session storage lives in the tab, per origin, and can be cleared only from a document of
+    // that origin: a tab that showed more than the origin it shows now needs a new context.
+    const shown = previous.tabs.get(keep)?.origins ?? new Set<string>();
+    const here = originOf(keep.url());
+    if ([...shown].some((origin) => origin !== here)) return undefined;
+    const origins = new Set(previous.allowedOrigins);
+    for (const tab of previous.tabs.values()) for (const origin of tab.origins) origins.add(origin);
+    for (const page of pages) {
+      const origin = originOf(page.url());
+      if (origin) origins.add(origin);
+    }
+    await previous.close({ keep });
+    if (here) await keep.evaluate('sessionStorage.clear()').catch(() => undefined);
+    await keep.goto('about:blank');
+    const cdp = await context.newCDPSession(keep);
+    try {
+      // As in a new tab, about:blank is all the history there is (`go_back` from the start URL
+      // leads there, as in a new context).
+      await cdp.send('Page.resetNavigationHistory');
+      await cdp.send('Network.clearBrowserCache');
+      for (const origin of origins) {
+        await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+      }
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
+    await context.clearCookies();
+    await context.setExtraHTTPHeaders({});
+    return BrowserEpisode.begin(context, keep, config, urls, prepare, options);
+  }
+
+  /** Prepares `context` and opens the config's start URL(s), the first in `tab` (else a new tab). */
+  private static async begin(
+    context: BrowserContext,
+    tab: Page | undefined,
+    config: WebArenaConfig,
+    urls: Readonly<Record<string, string>>,
+    prepare: (context: BrowserContext) => Promise<void>,
+    options: EpisodeOptions,
+  ): Promise<BrowserEpisode> {
+    await prepare(context);
+    const first = tab ?? (await context.newPage());
+    const origins = new Set<string>();
+    for (const url of Object.values(urls)) {
+      const origin = originOf(url);
+      if (origin) origins.add(origin);
+    }
+    const starts = config.start_url.split(START_URL_SEPARATOR).map((url) => url.trim());
+    for (const url of starts) {
+      const origin = originOf(url);
+      if (origin) origins.add(origin);
+    }
+    const episode = new BrowserEpisode(context, first, origins, options);
+    await episode.adopt(first);
+    for (const [i, url] of starts.entries()) {
+      const page = i === 0 ? first : await context.newPage();
+      if (i > 0) await episode.adopt(page);
+      episode.current = page;
+      await episode.navigate(() => page.goto(url), url);
+    }
+    episode.current = first;
+    await first.bringToFront();
+    return episode;
   }
 
   /** The current tab's page. */
@@ -203,11 +278,20 @@ export class BrowserEpisode {
     }
   }
 
-  /** Closes the context (every tab). Idempotent. */
-  async close(): Promise<void> {
+  /**
+   * Closes the context (every tab). Idempotent. With `keep`, closes every tab but that one and
+   * leaves the context open, for {@link reuse}.
+   */
+  async close({ keep }: { keep?: Page } = {}): Promise<void> {
     for (const tab of this.tabs.values()) await tab.detach();
     this.tabs.clear();
-    await this.context.close().catch(() => undefined);
+    if (!keep) {
+      await this.context.close().catch(() => undefined);
+      return;
+    }
+    for (const page of this.context.pages()) {
+      if (page !== keep) await page.close().catch(() => undefined);
+    }
   }
 
   private async dispatch(action: Exclude<WebAction, { kind: 'stop' }>): Promise<ActionOutcome> {

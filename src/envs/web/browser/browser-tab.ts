@@ -57,19 +57,23 @@ export class BrowserTab {
   private elements = new Map<number, FlatElement>();
   /** Main-frame documents shown so far: names the document for {@link ElementIds}. */
   private documents = 0;
+  /** Origins of the documents (any frame) this tab has shown: whose storage a reused context clears. */
+  readonly origins = new Set<string>();
   crashed = false;
+  private readonly onCrash = () => {
+    this.crashed = true;
+  };
 
   private constructor(
     readonly page: Page,
     private readonly cdp: CDPSession,
   ) {
-    page.on('crash', () => {
-      this.crashed = true;
-    });
+    page.on('crash', this.onCrash);
     // Fires on every new main-frame document (back/forward cache restores too), not on
     // same-document navigations (pushState, #hash): those keep their ids.
     cdp.on('Page.frameNavigated', ({ frame }) => {
       if (!frame.parentId) this.documents += 1;
+      if (frame.securityOrigin?.startsWith('http')) this.origins.add(frame.securityOrigin);
     });
   }
 
@@ -150,7 +154,9 @@ export class BrowserTab {
     await this.cdp.send('Page.stopLoading').catch(() => undefined);
   }
 
+  /** Stops following the page (its listener and CDP session); the page itself stays open. */
   async detach(): Promise<void> {
+    this.page.off('crash', this.onCrash);
     await this.cdp.detach().catch(() => undefined);
   }
 }

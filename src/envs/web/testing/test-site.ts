@@ -8,7 +8,8 @@ import { escapeHtml, type WebAppDefinition, type WebAppEnv } from '../sites/web-
  * A small site for browser tests, served in-process like our built-in web apps (a private SQLite
  * copy per episode): links, a search form, a contact form with a select, a checkbox and a
  * textarea, settings with radios, a link that opens a second tab, content added by a script, a
- * slow page, a broken link (404) and a link to a server that refuses connections. It stands in for
+ * slow page, a broken link (404), a link to a server that refuses connections, and a page that
+ * shows what the browser remembers (cookie, local and session storage, the HTTP cache). It stands in for
  * WebArena's `homepage` site in task configs (`__HOMEPAGE__`).
  */
 
@@ -207,6 +208,29 @@ document.getElementById('reveal').addEventListener('click', () => {
   });
 
   app.get('/help', (c) => c.html(page('Help', '<h1>Help</h1><p>Ask us anything.</p>')));
+
+  // What the browser remembers, then remembered: a cookie, local and session storage, and this
+  // response in the HTTP cache for an hour (it names the episode instance that was served it).
+  app.get('/memory', (c) => {
+    c.header('Set-Cookie', 'visited=yes; Path=/');
+    c.header('Cache-Control', 'max-age=3600');
+    return c.html(
+      page(
+        'Memory',
+        `<h1>Memory</h1><p id="served">served to ${escapeHtml(c.var.instance)}</p><p id="seen"></p>
+<script>
+const had = (value) => (value ? 'yes' : 'no');
+document.getElementById('seen').textContent =
+  'cookie ' + had(document.cookie.includes('seen=yes')) +
+  ', local ' + had(localStorage.getItem('seen')) +
+  ', session ' + had(sessionStorage.getItem('seen'));
+document.cookie = 'seen=yes; path=/';
+localStorage.setItem('seen', 'yes');
+sessionStorage.setItem('seen', 'yes');
+</script>`,
+      ),
+    );
+  });
 
   app.get('/slow', async (c) => {
     await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 3000).unref());
