@@ -11,7 +11,8 @@
 import { initTf } from '../src/core/tf.ts';
 import type { Trajectory } from '../src/core/types.ts';
 import { WebKnowledge } from '../src/experience/web/knowledge.ts';
-import { collectWebDemos, webSetup } from '../src/pipeline/web-demo.ts';
+import { collectWebDemos } from '../src/pipeline/web-demo.ts';
+import { webSetup } from '../src/pipeline/web-setup.ts';
 import { ChoicePolicy } from '../src/policy/choice/choice-policy.ts';
 import { behaviourCloning } from '../src/rl/bc.ts';
 import { rollout } from '../src/rl/rollout.ts';

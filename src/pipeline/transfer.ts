@@ -8,7 +8,8 @@ import { TransitionEncoder } from '../replay/transition-encoder.ts';
 import { type Estimate, formatRate } from '../report/stats.ts';
 import { type TrainerConfig, train } from '../rl/trainer.ts';
 import { envSetup, evaluateReal, offlineData, syntheticFactory } from './experiment.ts';
-import { collectWebDemos, evaluateWeb, webSetup } from './web-demo.ts';
+import { collectWebDemos, evaluateWeb } from './web-demo.ts';
+import { webSetup } from './web-setup.ts';
 
 /**
  * Cross-domain transfer (the paper's Fig. 3 middle): a policy trained with DreamGym on one env (the

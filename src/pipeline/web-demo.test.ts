@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type DreamTrainingJob, trainDream } from './dream-training.ts';
 import { runWebDemo, type WebDemoResult } from './web-demo.ts';
 
 /**
@@ -56,4 +57,18 @@ describe('runWebDemo', () => {
     expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).rows).toHaveLength(5);
     expect(lines.some((l) => l.includes('offline transitions'))).toBe(true);
   }, 240_000);
+
+  it('trains the DreamGym rows on threads to the same weights as on this one', async () => {
+    const policy = (folder: string) =>
+      JSON.parse(readFileSync(join(folder, 'policy.json'), 'utf8')).weights;
+    for (const algo of ['grpo', 'ppo']) {
+      const onThread = join(dir, `web-forum-dreamgym-${algo}`);
+      const job = JSON.parse(readFileSync(join(onThread, 'job.json'), 'utf8')) as DreamTrainingJob;
+      expect(job.trainer.algo).toBe(algo);
+      const here = join(dir, `again-${algo}`);
+      await trainDream({ ...job, outPolicy: here });
+      expect(policy(here)).toEqual(policy(onThread));
+      expect(policy(here)).not.toEqual(policy(job.startPolicy));
+    }
+  }, 120_000);
 });

@@ -2,8 +2,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { initTf } from '../core/tf.ts';
 import { finalReward, type Trajectory } from '../core/types.ts';
-import { envEntry } from '../envs/registry.ts';
-import { llmFreeModel } from '../experience/llm-free.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { makePolicy } from '../policy/registry.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
@@ -11,7 +9,9 @@ import { type Estimate, formatRate, meanInterval, wilson } from '../report/stats
 import { type BehaviourCloningOptions, behaviourCloning } from '../rl/bc.ts';
 import { rollout } from '../rl/rollout.ts';
 import { type TrainerConfig, type TrainerPolicy, train } from '../rl/trainer.ts';
-import { type EnvSetup, envSetup, syntheticFactory } from './experiment.ts';
+import { trainDreamInWorker } from './dream-training-thread.ts';
+import type { EnvSetup } from './experiment.ts';
+import { webSetup } from './web-setup.ts';
 
 /**
  * The paper's non-RL-ready regime on our web apps (WebArena-Lite's role in the paper): the real
@@ -140,16 +140,6 @@ export async function collectWebDemos(
   return { offline, realStepMs: (performance.now() - started) / Math.max(1, steps(offline)) };
 }
 
-/** A site's env setup with the demo's step limit on its real env. */
-export function webSetup(site: string, evalEpisodes: number, maxEpisodeSteps: number): EnvSetup {
-  const entry = envEntry(site);
-  return {
-    ...envSetup(site, { testTasks: evalEpisodes }),
-    makeReal: () => entry.make({ maxSteps: maxEpisodeSteps }),
-    maxEpisodeSteps,
-  };
-}
-
 const steps = (trajectories: readonly Trajectory[]) =>
   trajectories.reduce((s, t) => s + t.steps.length, 0);
 
@@ -172,11 +162,12 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       seed: options.seed,
       parallel: options.parallel,
     });
-    const buffer = await ReplayBuffer.open({
-      path: join(options.outDir, `${site.replace(':', '-')}.db`),
-    });
+    const name = site.replace(':', '-');
+    const bufferPath = join(options.outDir, `${name}.db`);
+    // The DreamGym rows' threads read the demonstrations from this file.
+    const buffer = await ReplayBuffer.open({ path: bufferPath });
     await buffer.add(offline);
-    const model = await llmFreeModel(site, buffer);
+    await buffer.close();
     const offlineSuccessRate = offline.filter((t) => finalReward(t) >= 1).length / offline.length;
     const offlineTasks = new Set(offline.map((t) => t.task.id));
     const rlTasks =
@@ -197,12 +188,18 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
     });
     const row = async (
       method: string,
-      body: () => Promise<{ policy: ChoicePolicy; real: number; synthetic: number }>,
+      body: () => Promise<{
+        policy: ChoicePolicy;
+        real: number;
+        synthetic: number;
+        /** Training time when it is not the body's own (trained beforehand, on another thread). */
+        seconds?: number;
+      }>,
     ) => {
       log(`${site} ${method}: training`);
       const started = performance.now();
-      const { policy, real, synthetic } = await body();
-      const seconds = (performance.now() - started) / 1000;
+      const { policy, real, synthetic, seconds: trained } = await body();
+      const seconds = trained ?? (performance.now() - started) / 1000;
       const { success, reward } = await evaluateWeb(policy, setup, {
         episodes: options.evalEpisodes,
         seed: options.seed + 1,
@@ -237,26 +234,32 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       return { policy: bc, real: 0, synthetic: 0 };
     });
     const cloned = () => (bc as ChoicePolicy).copy();
-    let syntheticStepMs = 0;
-    const dream = (algo: 'grpo' | 'ppo') => async () => {
-      // DreamGym starts from the SFT policy, as the paper's agents start from an instruct model.
-      const policy = cloned();
-      const started = performance.now();
-      const history = await train(
-        {
-          policy,
-          makeEnv: syntheticFactory({ ...setup, trainTasks: rlTasks }, buffer, model),
-          trainTasks: rlTasks,
-          provenance: 'synthetic',
-        },
-        trainer({ algo, iterations: options.syntheticIterations }),
-      );
-      const synthetic = history.at(-1)?.envSteps ?? 0;
-      if (algo === 'grpo') syntheticStepMs = (performance.now() - started) / Math.max(1, synthetic);
-      return { policy, real: 0, synthetic };
-    };
-    const grpo = await row('DreamGym GRPO (BC init, synthetic only)', dream('grpo'));
-    await row('DreamGym PPO (BC init, synthetic only)', dream('ppo'));
+    // DreamGym starts from the SFT policy, as the paper's agents start from an instruct model.
+    // Its GRPO and PPO rows train at once, each on a thread (synthetic training is one core's
+    // work), from the same saved BC policy over the same buffer file.
+    const bcDir = join(options.outDir, `${name}-bc`);
+    await (bc as ChoicePolicy).save(bcDir);
+    const dreamJob = (algo: 'grpo' | 'ppo') =>
+      trainDreamInWorker({
+        site,
+        bufferPath,
+        taskIds: rlTasks.map((t) => t.id),
+        startPolicy: bcDir,
+        outPolicy: join(options.outDir, `${name}-dreamgym-${algo}`),
+        trainer: trainer({ algo, iterations: options.syntheticIterations }),
+        maxEpisodeSteps: options.maxEpisodeSteps,
+      });
+    log(`${site}: DreamGym GRPO and PPO training in the synthetic env, on two threads`);
+    const [grpoRun, ppoRun] = await Promise.all([dreamJob('grpo'), dreamJob('ppo')]);
+    const syntheticStepMs = (1000 * grpoRun.seconds) / Math.max(1, grpoRun.syntheticSteps);
+    const trained = (algo: 'grpo' | 'ppo', run: typeof grpoRun) => async () => ({
+      policy: await ChoicePolicy.load(join(options.outDir, `${name}-dreamgym-${algo}`)),
+      real: 0,
+      synthetic: run.syntheticSteps,
+      seconds: run.seconds,
+    });
+    const grpo = await row('DreamGym GRPO (BC init, synthetic only)', trained('grpo', grpoRun));
+    await row('DreamGym PPO (BC init, synthetic only)', trained('ppo', ppoRun));
     if (!options.skipRealRl) {
       // The real steps DreamGym GRPO's training time buys in the browser (at the same parallelism).
       // The trainer fits each iteration's tasks to the budget; at least one task's group of
@@ -291,7 +294,6 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       realStepMs,
       syntheticStepMs,
     });
-    await buffer.close();
   }
   await writeFile(join(options.outDir, 'results.json'), `${JSON.stringify(result, null, 2)}\n`);
   await writeFile(join(options.outDir, 'report.md'), webDemoReport(result));

@@ -275,8 +275,8 @@ export class BrowserEnv implements Env {
   }
 
   /**
-   * The episode's context: the parked one cleaned, when it may be reused and can be, else a new
-   * one (the parked one closed).
+   * The episode's context: the parked one cleaned, when it may be reused and cleaning it works,
+   * else a new one (the parked one closed).
    */
   private async beginEpisode(
     browser: Browser,
@@ -298,12 +298,11 @@ export class BrowserEnv implements Env {
         session.urls,
         prepare,
         this.episodeOptions,
-      ).catch(async (error) => {
-        await parked.episode.close();
-        throw error;
-      });
+      ).catch(() => undefined);
       if (episode) return { episode, warnings: [] };
     }
+    // Not reusable, or cleaning it failed: a new context (which names the problem if the browser
+    // itself is gone).
     await parked?.episode.close();
     return BrowserEpisode.start(
       browser,
