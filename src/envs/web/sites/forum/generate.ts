@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { Rng } from '../../../../core/rng.ts';
+import { setSiteNow } from '../site-clock.ts';
 import { FORUM_SCHEMA } from './schema.ts';
 import {
   ADJECTIVES,
@@ -39,7 +40,7 @@ export function hashPassword(password: string): string {
 export function generateForum(db: Database.Database, seed: number): void {
   db.exec(FORUM_SCHEMA);
   const rng = new Rng(seed).fork('forum');
-  db.prepare(`INSERT INTO meta (key, value) VALUES ('now', ?)`).run(String(GENERATED_NOW));
+  setSiteNow(db, GENERATED_NOW);
 
   const userNames = rng.fork('users').sample(
     NAME_FIRST.flatMap((a) => NAME_SECOND.map((b) => `${a}_${b}`)),

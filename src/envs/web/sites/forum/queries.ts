@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
+import { siteNow } from '../site-clock.ts';
 import { PAGE_SIZE, type PostSummary, type Sort } from './html.ts';
-import { siteNow } from './schema.ts';
 
 /**
  * The forum's reads that several pages share. Orders are total (ties broken by newest id) so a

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import { SITE_CLOCK_SCHEMA } from '../site-clock.ts';
 
 /**
  * The forum's tables. Times are Unix seconds on the site's own clock (`meta.now`), so the same
@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
  * stays with `deleted = 1` and shows as `[deleted]`.
  */
 export const FORUM_SCHEMA = `
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+${SITE_CLOCK_SCHEMA}
 CREATE TABLE users (
   id INTEGER PRIMARY KEY,
   name TEXT NOT NULL UNIQUE,
@@ -69,24 +69,6 @@ CREATE TABLE subscriptions (
   PRIMARY KEY (user_id, forum_id)
 );
 `;
-
-/** The site clock: the generated content's "now", advanced by each write. */
-export function siteNow(db: Database.Database): number {
-  const row = db.prepare(`SELECT value FROM meta WHERE key = 'now'`).get() as
-    | { value: string }
-    | undefined;
-  return Number(row?.value ?? 0);
-}
-
-/**
- * A timestamp for a new post or comment: one minute after the latest write, so new content sorts
- * after everything generated, in the order it was written, whatever the wall clock says.
- */
-export function nextTimestamp(db: Database.Database): number {
-  const now = siteNow(db) + 60;
-  db.prepare(`UPDATE meta SET value = ? WHERE key = 'now'`).run(String(now));
-  return now;
-}
 
 /** `YYYY-MM-DD` of a site timestamp (UTC). */
 export function formatDate(seconds: number): string {

@@ -1,9 +1,9 @@
 import type { Context, Hono } from 'hono';
+import { nextTimestamp } from '../site-clock.ts';
 import { escapeHtml, type WebAppEnv } from '../web-app.ts';
 import { hashPassword } from './generate.ts';
 import { formError, type PageOptions, page, postUrl, problemPage } from './html.ts';
 import { type CommentRow, findComment, findForum, findPost, type PostRow } from './queries.ts';
-import { nextTimestamp } from './schema.ts';
 import {
   currentUser,
   type ForumUser,

@@ -22,6 +22,11 @@ export function formatDate(iso: string): string {
   return `${(MONTH_NAMES[month - 1] as string).slice(0, 3)} ${day}, ${year}`;
 }
 
+/** `2025-01-03 09:01` from a site-clock time (seconds, UTC): how rows store a time. */
+export function storedTime(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
+}
+
 /** `Mar 5, 2024 10:31` from `2024-03-05 10:31`. */
 export function formatDateTime(timestamp: string): string {
   const time = timestamp.slice(11, 16);

@@ -9,6 +9,7 @@
 
 import type Database from 'better-sqlite3';
 import { hashString, Rng } from '../../../../core/rng.ts';
+import { SITE_CLOCK_SCHEMA, setSiteNow } from '../site-clock.ts';
 import {
   CATEGORIES,
   CITIES,
@@ -50,7 +51,14 @@ export const PRODUCT_STATUSES = ['Enabled', 'Disabled'] as const;
 /** The default admin account (shown on the login page: this is a local demo site). */
 export const ADMIN_ACCOUNT = { username: 'admin', password: 'storeadmin1', name: 'Morgan Reyes' };
 
+/**
+ * The store's "now" (seconds, UTC): after the last generated order and its comments. Comments and
+ * products added in an episode are dated by the site clock from here, never by the wall clock.
+ */
+export const STORE_NOW = Date.UTC(2025, 0, 3, 9) / 1000;
+
 const SCHEMA = `
+${SITE_CLOCK_SCHEMA}
 CREATE TABLE admin_users (
   id INTEGER PRIMARY KEY, username TEXT NOT NULL UNIQUE, password TEXT NOT NULL,
   name TEXT NOT NULL, session_token TEXT NOT NULL UNIQUE
@@ -104,6 +112,7 @@ const PRICE_RANGES: Readonly<Record<string, readonly [number, number]>> = {
 export function buildStore(db: Database.Database, seed: number): void {
   const rng = new Rng(seed);
   db.exec(SCHEMA);
+  setSiteNow(db, STORE_NOW);
   db.prepare(
     'INSERT INTO admin_users (username, password, name, session_token) VALUES (?, ?, ?, ?)',
   ).run(

@@ -5,8 +5,9 @@
 
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
+import { nextTimestamp } from '../site-clock.ts';
 import type { WebAppEnv } from '../web-app.ts';
-import { formatDateTime, formatMoney } from './format.ts';
+import { formatDateTime, formatMoney, storedTime } from './format.ts';
 import { ORDER_STATUSES } from './generate.ts';
 import { PER_PAGE, readGridState } from './grid-state.ts';
 import { filterLinks, grid, query, searchForm, summary } from './layout.ts';
@@ -239,9 +240,7 @@ async function addComment(c: StoreContext) {
   const back = `/admin/orders/${order.id}`;
   if (!text) return redirectWith(c, back, { kind: 'error', text: 'Write a comment first.' });
   c.var.db
-    .prepare(
-      "INSERT INTO order_comments (order_id, body, created_at) VALUES (?, ?, strftime('%Y-%m-%d %H:%M', 'now'))",
-    )
-    .run(order.id, text);
+    .prepare('INSERT INTO order_comments (order_id, body, created_at) VALUES (?, ?, ?)')
+    .run(order.id, text, storedTime(nextTimestamp(c.var.db)));
   return redirectWith(c, back, { kind: 'success', text: 'You added a comment.' });
 }

@@ -5,8 +5,9 @@
 
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
+import { nextTimestamp } from '../site-clock.ts';
 import type { WebAppEnv } from '../web-app.ts';
-import { formatMoney, parseMoney, plainMoney } from './format.ts';
+import { formatMoney, parseMoney, plainMoney, storedTime } from './format.ts';
 import { PRODUCT_STATUSES } from './generate.ts';
 import { PER_PAGE, readGridState } from './grid-state.ts';
 import { filterLinks, grid, query, searchForm, summary } from './layout.ts';
@@ -291,9 +292,18 @@ async function createProduct(c: StoreContext) {
   const { lastInsertRowid } = c.var.db
     .prepare(
       `INSERT INTO products (sku, name, category, price_cents, qty, status, color, size, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'One Size', date('now'))`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'One Size', ?)`,
     )
-    .run(sku, parsed.name, category, parsed.priceCents, parsed.qty, parsed.status, parsed.color);
+    .run(
+      sku,
+      parsed.name,
+      category,
+      parsed.priceCents,
+      parsed.qty,
+      parsed.status,
+      parsed.color,
+      storedTime(nextTimestamp(c.var.db)).slice(0, 10),
+    );
   return redirectWith(c, `/admin/products/${lastInsertRowid}`, {
     kind: 'success',
     text: 'You created the product.',

@@ -209,6 +209,10 @@ describe('store pages', () => {
       comment: 'Refund sent today.',
     });
     expect(commented).toMatch(/<div id="order-comments">[\s\S]*Refund sent today\.[\s\S]*<\/div>/);
+    // Dated by the site clock, a minute a write, never by the wall clock: the same every run.
+    const again = await h.post(`/admin/orders/${pending.id}/comments`, { comment: 'Checked.' });
+    expect(commented).toContain('Jan 3, 2025 09:01: Refund sent today.');
+    expect(again).toContain('Jan 3, 2025 09:02: Checked.');
   });
 
   it('saves customers and validates their email', async () => {
