@@ -1,5 +1,6 @@
 /**
- * BrowserEnv speed on the in-process test site, in one shared Chromium: reset latency, step
+ * BrowserEnv speed on the in-process test site, in one shared Chromium: reset latency (in the
+ * previous episode's context, cleaned, as by default, and in a new context), step
  * latency with the tree rendered (click on a link that loads a page, click on a button that
  * changes the page in place, type, scroll), observation size, and steps/s with 1, 4 and 8
  * episodes running in parallel (each its own context). Goal (issue 14): step p50 < 60 ms.
@@ -37,6 +38,11 @@ export default async function browserBench() {
   const env = testSiteEnv(site, { maxSteps: 1_000_000 });
   try {
     const reset = await measure(() => env.reset({ task }), { warmup: 3, iterations: 30 });
+    const fresh = testSiteEnv(site, { maxSteps: 1_000_000, reuseContexts: false });
+    const resetNewContext = await measure(() => fresh.reset({ task }), {
+      warmup: 3,
+      iterations: 30,
+    }).finally(() => fresh.close());
     const home = (await env.reset({ task })).observation.text;
 
     // A link click that loads another page, alternating Products and Home.
@@ -106,6 +112,7 @@ export default async function browserBench() {
       // Other work on the machine slows a browser a lot: read the figures against this.
       loadAverage1m: loadavg()[0],
       resetMs: reset,
+      resetNewContextMs: resetNewContext,
       stepMs: { clickNavigate, clickInPage, type, scroll },
       observationChars: { home: home.length, products: products.length, contact: contact.length },
       parallelStepsPerSecond: parallel,
@@ -113,7 +120,7 @@ export default async function browserBench() {
     const p = (m: { median: number; p90: number }) =>
       `p50 ${m.median.toFixed(1)} ms p90 ${m.p90.toFixed(1)} ms`;
     console.log(
-      `reset ${p(reset)}\nclick (navigate) ${p(clickNavigate)}\nclick (in page) ${p(clickInPage)}\n` +
+      `reset ${p(reset)}\nreset in a new context ${p(resetNewContext)}\nclick (navigate) ${p(clickNavigate)}\nclick (in page) ${p(clickInPage)}\n` +
         `type ${p(type)}\nscroll ${p(scroll)}\nobservation chars: home ${home.length}, ` +
         `products ${products.length}, contact ${contact.length}`,
     );
