@@ -59,7 +59,7 @@ export interface BrowserEnvOptions {
   flatten?: Omit<FlattenOptions, 'idOf'>;
   /**
    * Start each episode in the previous episode's browser context, cleaned (one tab, history,
-   * cookies, cache and storage cleared; see {@link BrowserEpisode.reuse}), instead of a new
+   * cookies, cache and storage cleared; see `BrowserEpisode.reuse`), instead of a new
    * context: about half a simple episode's browser CPU. Never for a config with a
    * `storage_state`, a session that needs other context options, or after a crash. Default true;
    * false gives every episode a new context.
