@@ -49,21 +49,24 @@ export async function trainDream(job: DreamTrainingJob): Promise<DreamTrainingRe
     const wanted = new Set(job.taskIds);
     const tasks = setup.trainTasks.filter((t) => wanted.has(t.id));
     const policy = await ChoicePolicy.load(job.startPolicy);
-    const started = performance.now();
-    const history = await train(
-      {
-        policy,
-        makeEnv: syntheticFactory({ ...setup, trainTasks: tasks }, buffer, model),
-        trainTasks: tasks,
-        provenance: 'synthetic',
-      },
-      job.trainer,
-    );
-    const seconds = (performance.now() - started) / 1000;
-    await policy.save(job.outPolicy);
-    await writeFile(join(job.outPolicy, 'job.json'), `${JSON.stringify(job, null, 2)}\n`);
-    policy.dispose();
-    return { syntheticSteps: history.at(-1)?.envSteps ?? 0, seconds };
+    try {
+      const started = performance.now();
+      const history = await train(
+        {
+          policy,
+          makeEnv: syntheticFactory({ ...setup, trainTasks: tasks }, buffer, model),
+          trainTasks: tasks,
+          provenance: 'synthetic',
+        },
+        job.trainer,
+      );
+      const seconds = (performance.now() - started) / 1000;
+      await policy.save(job.outPolicy);
+      await writeFile(join(job.outPolicy, 'job.json'), `${JSON.stringify(job, null, 2)}\n`);
+      return { syntheticSteps: history.at(-1)?.envSteps ?? 0, seconds };
+    } finally {
+      policy.dispose();
+    }
   } finally {
     await buffer.close();
   }

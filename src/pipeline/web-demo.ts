@@ -239,13 +239,14 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
     // work), from the same saved BC policy over the same buffer file.
     const bcDir = join(options.outDir, `${name}-bc`);
     await (bc as ChoicePolicy).save(bcDir);
+    const dreamDir = (algo: 'grpo' | 'ppo') => join(options.outDir, `${name}-dreamgym-${algo}`);
     const dreamJob = (algo: 'grpo' | 'ppo') =>
       trainDreamInWorker({
         site,
         bufferPath,
         taskIds: rlTasks.map((t) => t.id),
         startPolicy: bcDir,
-        outPolicy: join(options.outDir, `${name}-dreamgym-${algo}`),
+        outPolicy: dreamDir(algo),
         trainer: trainer({ algo, iterations: options.syntheticIterations }),
         maxEpisodeSteps: options.maxEpisodeSteps,
       });
@@ -253,7 +254,7 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
     const [grpoRun, ppoRun] = await Promise.all([dreamJob('grpo'), dreamJob('ppo')]);
     const syntheticStepMs = (1000 * grpoRun.seconds) / Math.max(1, grpoRun.syntheticSteps);
     const trained = (algo: 'grpo' | 'ppo', run: typeof grpoRun) => async () => ({
-      policy: await ChoicePolicy.load(join(options.outDir, `${name}-dreamgym-${algo}`)),
+      policy: await ChoicePolicy.load(dreamDir(algo)),
       real: 0,
       synthetic: run.syntheticSteps,
       seconds: run.seconds,

@@ -90,11 +90,7 @@ interface Running {
 }
 
 /** An ended episode's context, kept for the next episode ({@link BrowserEnvOptions.reuseContexts}). */
-interface Parked {
-  episode: BrowserEpisode;
-  /** The context options it was created with, as JSON. */
-  contextOptions: string;
-}
+type Parked = Pick<Running, 'episode' | 'contextOptions'>;
 
 /**
  * A real web env: Chromium driven by Playwright, speaking WebArena's interface. The observation is
@@ -321,7 +317,7 @@ export class BrowserEnv implements Env {
     if (!running) return;
     const connected = running.episode.context.browser()?.isConnected() ?? false;
     if (this.reuseContexts && connected && !this.closed) {
-      this.parked = { episode: running.episode, contextOptions: running.contextOptions };
+      this.parked = running;
     } else {
       await running.episode.close();
     }
