@@ -40,7 +40,7 @@ export interface ChoicePolicyOptions {
 
 interface SavedPolicy {
   kind: 'choice-policy';
-  version: 3;
+  version: 4;
   options: Required<Omit<ChoicePolicyOptions, 'temperature'>>;
   weights: NetworkWeights;
 }
@@ -168,7 +168,7 @@ export class ChoicePolicy implements TrainablePolicy {
     await mkdir(dir, { recursive: true });
     const saved: SavedPolicy = {
       kind: 'choice-policy',
-      version: 3,
+      version: 4,
       options: this.options,
       weights: this.network.exportWeights(),
     };
@@ -191,9 +191,9 @@ export class ChoicePolicy implements TrainablePolicy {
         `cannot read a choice policy from ${file}: ${(error as Error).message}. Pass the folder a training run saved it in.`,
       );
     }
-    if (saved.kind !== 'choice-policy' || saved.version !== 3) {
+    if (saved.kind !== 'choice-policy' || saved.version !== 4) {
       throw new ConfigError(
-        `${file} is not a version-3 choice policy (kind ${saved.kind}, version ${saved.version}): earlier versions had other features; train it again.`,
+        `${file} is not a version-4 choice policy (kind ${saved.kind}, version ${saved.version}): earlier versions had other features; train it again.`,
       );
     }
     const policy = new ChoicePolicy({ ...saved.options, ...overrides });

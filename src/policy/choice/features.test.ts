@@ -62,6 +62,15 @@ describe('choice features: instruction × action', () => {
     expect(scalar(results, 'click[B0BBBBBBBB]', 2)).toBe(-1);
   });
 
+  it("gives a result its place in the search engine's order", () => {
+    // [22] 1 − rank/10, [23] the first result
+    expect(scalar(results, 'click[B0AAAAAAAA]', 22)).toBe(1);
+    expect(scalar(results, 'click[B0AAAAAAAA]', 23)).toBe(1);
+    expect(scalar(results, 'click[B0BBBBBBBB]', 22)).toBeCloseTo(0.9);
+    expect(scalar(results, 'click[B0BBBBBBBB]', 23)).toBe(0);
+    expect(scalar(results, 'click[Back to Search]', 22)).toBe(0);
+  });
+
   it('knows the wanted option, what is chosen, and when Buy Now is due', () => {
     const before = item([]);
     expect(scalar(before, 'click[white]', 16)).toBe(1); // wanted value

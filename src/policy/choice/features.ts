@@ -73,6 +73,8 @@ export interface DecisionView {
   /** The task wants two objects. */
   two: boolean;
   bestCoverage: number;
+  /** Shops: each listed result's place on its page (0 = first), by lower-cased id. */
+  resultRank: Map<string, number>;
   /** Web pages: what each candidate refers to (see `webCandidates`) and the episode's facts. */
   web?: { candidates: Map<string, WebCandidate>; facts: WebFacts };
 }
@@ -114,6 +116,11 @@ export function decisionView(decision: Decision, candidates: readonly string[]):
     treatments: new Set(instructionWords.flatMap((w) => TREATMENT_CUES[w] ?? [])),
     two: instructionWords.includes('two'),
     bestCoverage: 0,
+    resultRank: new Map(
+      (decision.observation.actions ?? [])
+        .flatMap((a) => openedItem(a) ?? [])
+        .map((id, rank) => [id, rank]),
+    ),
     ...(web && {
       web: {
         candidates: new Map(webCandidates(decision.observation).map((c) => [c.action, c])),
@@ -224,7 +231,8 @@ export function stateFeatures(
  *
  * Item evidence (shops): on an item's pages, the shares of instruction words and word pairs its
  * pages showed so far (page, description, features) and whether details were read, for buying,
- * reading details or leaving; for opening a result, whether it was opened and left before.
+ * reading details or leaving; for opening a result, whether it was opened and left before and
+ * its place in the search engine's order (in two household slots, which a shop never fills).
  *
  * Memory scalars (household): whether a place is unvisited, holds a task object, is the goal's
  * receptacle; whether an object is a task object, still needs its treatment, is held.
@@ -340,7 +348,16 @@ export function actionFeatures(
   const opens = openedItem(lower);
   const leaves = lower === 'click[< prev]' || lower === 'click[back to search]';
   const details = lower === 'click[description]' || lower === 'click[features]';
-  if (opens) out[s + 32] = item.left.has(opens) ? 1 : 0;
+  if (opens) {
+    out[s + 32] = item.left.has(opens) ? 1 : 0;
+    // The search engine's order: its first result fits the query best more often than not. A
+    // shop has no household memory, so the rank takes two of its slots (22–23).
+    const rank = view.resultRank.get(opens);
+    if (rank !== undefined) {
+      out[s + 22] = 1 - Math.min(10, rank) / 10;
+      out[s + 23] = rank === 0 ? 1 : 0;
+    }
+  }
   if (item.current && (isBuy || leaves || details)) {
     out[s + 33] = view.itemCoverage;
     out[s + 34] = view.itemPairs;
