@@ -146,10 +146,10 @@ export function decisionView(decision: Decision, candidates: readonly string[]):
  * instruction's words, and the answer's shape (number, date, amount, words) crossed with the
  * question's opening ("how many" → a number).
  */
-function webCrosses(view: DecisionView, verb: string, label: string, context: string): string[] {
+function webCrosses(view: DecisionView, verb: string, label: string, context: string): CrossTokens {
   const around = [...new Set(words(context).filter((w) => !/\d/.test(w)))].slice(0, 10);
   const asked = view.instructionWords.filter((w) => !/\d/.test(w));
-  const crosses = around.flatMap((c) => asked.map((w) => `w:${verb}|${c}|${w}`));
+  const extra: string[] = [];
   if (verb === 'stop') {
     const shape = /^\$/.test(label)
       ? 'money'
@@ -161,9 +161,9 @@ function webCrosses(view: DecisionView, verb: string, label: string, context: st
             ? 'none'
             : 'words';
     const opening = view.instructionWords.slice(0, 2).join('_');
-    crosses.push(`shape:${shape}|${opening}`, `shape:${shape}|${view.pageKind}`);
+    extra.push(`shape:${shape}|${opening}`, `shape:${shape}|${view.pageKind}`);
   }
-  return crosses;
+  return { prefix: `w:${verb}|`, lefts: around, rights: asked, extra };
 }
 
 /** Share of the instruction's content words that `text` contains. */
@@ -267,17 +267,13 @@ export function actionFeatures(
   );
   const crosses = label.filter((w) => !/\d/.test(w));
   if (crosses.length <= 6) {
-    addHashed(
-      out,
-      0,
-      sizes.actionBuckets,
-      crosses.flatMap((a) => [...view.wanted].map((w) => `x:${a}|${w}`)),
-      0.5,
-    );
+    const cross = { prefix: 'x:', lefts: crosses, rights: [...view.wanted] };
+    addHashedCrosses(out, 0, sizes.actionBuckets, cross, 0.5);
   }
 
   if (view.web) {
-    addHashed(out, 0, sizes.actionBuckets, webCrosses(view, verb, labelText, context), 0.5);
+    const cross = webCrosses(view, verb, labelText, context);
+    addHashedCrosses(out, 0, sizes.actionBuckets, cross, 0.5);
     const progress = webTokens(
       decision.observation,
       decision.history,
@@ -422,17 +418,68 @@ function addHashed(
 ): void {
   if (tokens.length === 0) return;
   const scale = weight / Math.sqrt(tokens.length);
-  for (const token of tokens) {
-    const h = hash(token);
-    const i = offset + ((h & 0x7fffffff) % buckets);
-    out[i] = (out[i] as number) + (h >>> 31 ? -scale : scale);
-  }
+  for (const token of tokens) addBucket(out, offset, buckets, hash(token), scale);
 }
+
+/**
+ * The tokens `${prefix}${left}|${right}` for every left × right pair, then `extra`: hundreds per
+ * candidate on a web page, so they are hashed as they are read instead of built as strings.
+ */
+interface CrossTokens {
+  prefix: string;
+  lefts: readonly string[];
+  rights: readonly string[];
+  extra?: readonly string[];
+}
+
+/** {@link addHashed} of a {@link CrossTokens}' tokens, in the same order, with the same hashes. */
+function addHashedCrosses(
+  out: Float32Array,
+  offset: number,
+  buckets: number,
+  { prefix, lefts, rights, extra = [] }: CrossTokens,
+  weight: number,
+): void {
+  const count = lefts.length * rights.length + extra.length;
+  if (count === 0) return;
+  const scale = weight / Math.sqrt(count);
+  const head = feed(FNV_OFFSET, prefix);
+  for (const left of lefts) {
+    const stem = feed(feed(head, left), '|');
+    for (const right of rights) addBucket(out, offset, buckets, finish(feed(stem, right)), scale);
+  }
+  for (const token of extra) addBucket(out, offset, buckets, hash(token), scale);
+}
+
+/** Adds ±`scale` (by the hash's top bit) to the hash's bucket. */
+function addBucket(
+  out: Float32Array,
+  offset: number,
+  buckets: number,
+  h: number,
+  scale: number,
+): void {
+  const i = offset + ((h & 0x7fffffff) % buckets);
+  out[i] = (out[i] as number) + (h >>> 31 ? -scale : scale);
+}
+
+const FNV_OFFSET = 0x811c9dc5;
 
 /** FNV-1a with a final avalanche, so similar tokens land in unrelated buckets. */
 function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return finish(feed(FNV_OFFSET, text));
+}
+
+/** FNV-1a's state after `text`, from state `h`: feeding parts one after another hashes their concatenation. */
+function feed(h: number, text: string): number {
+  let state = h;
+  for (let i = 0; i < text.length; i++) state = Math.imul(state ^ text.charCodeAt(i), 0x01000193);
+  return state;
+}
+
+/** The avalanche that ends {@link hash}. */
+function finish(state: number): number {
+  let h = state;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
