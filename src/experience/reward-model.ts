@@ -60,9 +60,18 @@ export class RewardModel {
 
   /** 1 when the classifier calls it a success, else the regression's partial reward below 1. */
   predict(features: readonly number[]): number {
+    return this.draw(features, 0.5);
+  }
+
+  /**
+   * 1 with the classifier's probability of a success, else the regression's partial reward below
+   * 1, decided by `u` ∈ [0, 1) (a success when `u` < P): where the features leave the outcome
+   * uncertain, a purchase succeeds as often as such purchases did, instead of always or never.
+   */
+  draw(features: readonly number[], u: number): number {
     if (this.samples === 0) return 0;
     const x = [...features, 1];
-    if (this.successWeights && dot(this.successWeights, x) >= 0) return 1;
+    if (this.successWeights && u < 1 / (1 + Math.exp(-dot(this.successWeights, x)))) return 1;
     return Math.min(0.99, Math.max(0, dot(this.weights, x)));
   }
 }

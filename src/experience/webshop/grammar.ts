@@ -4,6 +4,9 @@
  * code (the LLM-free experience model must not import it); both follow the same public format.
  */
 
+/** A results page lists at most this many products. */
+export const RESULTS_PER_PAGE = 10;
+
 export interface ResultRow {
   asin: string;
   title: string;
@@ -43,7 +46,7 @@ export function renderResults(
   total: number,
   rows: readonly ResultRow[],
 ): { text: string; actions: string[] } {
-  const pages = Math.max(1, Math.ceil(total / 10));
+  const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE));
   const lines = ['[Back to Search]', `Page ${page} (Total results: ${total})`];
   const actions = [click('Back to Search')];
   if (page > 1) {

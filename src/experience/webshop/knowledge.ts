@@ -1,4 +1,4 @@
-import { budgetOf, contentWords, priceIn } from '../../core/text.ts';
+import { budgetOf, contentWords, priceIn, words } from '../../core/text.ts';
 import { type Trajectory, transitions } from '../../core/types.ts';
 import { RewardModel } from '../reward-model.ts';
 import {
@@ -7,6 +7,7 @@ import {
   isAsin,
   type Page,
   parsePage,
+  RESULTS_PER_PAGE,
   type ResultRow,
   searchQuery,
 } from './grammar.ts';
@@ -16,6 +17,9 @@ export interface ProductFacts extends ItemView {
   description?: string;
   features?: string;
 }
+
+/** Places over which a listing's weight falls to 0: WebShop shows at most 50 results. */
+const LISTED_PLACES = 50;
 
 interface QueryFacts {
   total: number;
@@ -43,6 +47,16 @@ export class WebShopKnowledge {
   private rewardModel: RewardModel | undefined;
   /** Known products by title word, in the order they became known (built on first use). */
   private postings: Map<string, ProductFacts[]> | undefined;
+  /**
+   * Per product (by ASIN), the words of the queries whose results listed it, each weighted by its
+   * best place among them (1 for the first result, falling linearly to 0 past the 50th): what
+   * the search engine indexes beyond a title shows up in which queries find a product.
+   */
+  private readonly listedFor = new Map<string, Map<string, number>>();
+  /** Every option value and group name the buffer's item pages showed (lower-cased). */
+  readonly optionVocabulary: OptionVocabulary = { values: new Set(), groups: new Set() };
+  /** Known products by search word (title words and words they were listed for), with weights. */
+  private searchPostings: Map<string, Array<[ProductFacts, number]>> | undefined;
   /** Each product's place in the order products became known (with {@link postings}). */
   private readonly order = new Map<ProductFacts, number>();
   /** Rewards of the purchases seen, by {@link purchaseKey}; the first of equal purchases counts. */
@@ -100,6 +114,7 @@ export class WebShopKnowledge {
     }
     this.rewardModel = undefined;
     this.postings = undefined;
+    this.searchPostings = undefined;
     this.memo.rank.clear();
     this.memo.similar.clear();
   }
@@ -109,20 +124,25 @@ export class WebShopKnowledge {
   }
 
   /**
-   * Known products ranked for a query the buffer never saw: idf-weighted overlap of the query's
-   * words with each product's title, ties broken by ASIN.
+   * Known products ranked for a query the buffer never saw. Each query word the product's title
+   * has scores its idf; each word of a query that listed the product scores its idf times the
+   * place weight (see {@link listedFor}), so a product the engine ranked first for `non gmo
+   * granola` ranks high again for `non gmo granola in honey flavor` though its title lacks `gmo`.
+   * Ties are broken by ASIN.
    */
   rank(query: string, limit = 50): ProductFacts[] {
     const key = `${limit}\u0000${normalizeQuery(query)}`;
     const cached = this.memo.rank.get(key);
     if (cached) return cached;
-    const postings = this.index();
+    const postings = this.searchIndex();
     const n = this.products.size;
     const scores = new Map<ProductFacts, number>();
     for (const w of new Set(contentWords(query))) {
       const having = postings.get(w) ?? [];
-      const weight = Math.log(1 + n / Math.max(1, having.length));
-      for (const facts of having) scores.set(facts, (scores.get(facts) ?? 0) + weight);
+      const idf = Math.log(1 + n / Math.max(1, having.length));
+      for (const [facts, weight] of having) {
+        scores.set(facts, (scores.get(facts) ?? 0) + idf * weight);
+      }
     }
     const ranked = [...scores]
       .sort((a, b) => b[1] - a[1] || (a[0].asin < b[0].asin ? -1 : 1))
@@ -165,13 +185,27 @@ export class WebShopKnowledge {
     return this.purchaseRewards.get(purchaseKey(instruction, asin, selected));
   }
 
+  /** {@link purchaseFeatures} with the option values and group names the buffer showed. */
+  purchaseFeatures(
+    instruction: string,
+    facts: ProductFacts,
+    selected: readonly string[],
+  ): number[] {
+    return purchaseFeatures(instruction, facts, selected, this.optionVocabulary);
+  }
+
   /** The reward model, fit on the purchases seen (refit after new data). */
   rewards(): RewardModel {
     if (!this.rewardModel) {
       const rows = this.purchases.flatMap((p) => {
         const facts = this.products.get(p.asin);
         return facts
-          ? [{ features: purchaseFeatures(p.instruction, facts, p.selected), reward: p.reward }]
+          ? [
+              {
+                features: this.purchaseFeatures(p.instruction, facts, p.selected),
+                reward: p.reward,
+              },
+            ]
           : [];
       });
       this.rewardModel = RewardModel.fit(
@@ -186,12 +220,22 @@ export class WebShopKnowledge {
     const facts = this.queries.get(query) ?? { total: page.total, pages: new Map() };
     facts.pages.set(page.page, page.rows);
     this.queries.set(query, facts);
-    for (const row of page.rows) {
+    const words = new Set(contentWords(query));
+    page.rows.forEach((row, i) => {
       if (!this.products.has(row.asin)) this.products.set(row.asin, { ...row, options: [] });
-    }
+      const place = (page.page - 1) * RESULTS_PER_PAGE + i;
+      const weight = Math.max(0, 1 - place / LISTED_PLACES);
+      const listed = this.listedFor.get(row.asin) ?? new Map<string, number>();
+      this.listedFor.set(row.asin, listed);
+      for (const w of words) listed.set(w, Math.max(listed.get(w) ?? 0, weight));
+    });
   }
 
   private addItem(asin: string, item: Omit<ItemView, 'asin'>): void {
+    for (const group of item.options) {
+      this.optionVocabulary.groups.add(group.name.toLowerCase());
+      for (const value of group.values) this.optionVocabulary.values.add(value.toLowerCase());
+    }
     const facts = this.products.get(asin);
     this.products.set(asin, {
       ...facts,
@@ -209,6 +253,26 @@ export class WebShopKnowledge {
       this.memo.words.set(title, words);
     }
     return words;
+  }
+
+  /** Products by search word with its weight: 1 for a title word, plus what it was listed for. */
+  private searchIndex(): Map<string, Array<[ProductFacts, number]>> {
+    if (!this.searchPostings) {
+      this.searchPostings = new Map();
+      for (const facts of this.products.values()) {
+        const weights = new Map<string, number>();
+        for (const w of this.titleWords(facts.title)) weights.set(w, 1);
+        for (const [w, weight] of this.listedFor.get(facts.asin) ?? []) {
+          weights.set(w, (weights.get(w) ?? 0) + weight);
+        }
+        for (const [w, weight] of weights) {
+          const having = this.searchPostings.get(w);
+          if (having) having.push([facts, weight]);
+          else this.searchPostings.set(w, [[facts, weight]]);
+        }
+      }
+    }
+    return this.searchPostings;
   }
 
   /** Products by title word (an inverted index), so ranking touches only products that match. */
@@ -229,34 +293,58 @@ export class WebShopKnowledge {
   }
 }
 
+/** Option values and group names seen on item pages: what an instruction may ask to choose. */
+export interface OptionVocabulary {
+  values: Set<string>;
+  groups: Set<string>;
+}
+
 /**
- * Features of a purchase for the reward model: how much of the instruction the product's known
- * text covers, how many option groups were set to a value the instruction names, whether one was
- * left unset, whether the price is within the budget, and the title's own coverage.
+ * Features of a purchase for the reward model. The option values the instruction names are the
+ * known values (any product's, and this one's) it contains as whole phrases, the longest where
+ * they overlap (`4 ounce (pack of 1)`, not `pack of 1`). The rest of its words, less option group
+ * names and the budget, stand for what the product must be and have. Features:
+ * - the share of those words the product's known text (title, description, features) shows;
+ * - the share its title shows;
+ * - the share of named option values selected (1 when it names none);
+ * - the share of named option values this product does not offer;
+ * - whether a selected value is one the instruction does not name;
+ * - whether the price is within the budget.
  */
 export function purchaseFeatures(
   instruction: string,
   facts: ProductFacts,
   selected: readonly string[],
+  vocabulary: OptionVocabulary = { values: new Set(), groups: new Set() },
 ): number[] {
-  const lower = instruction.toLowerCase();
-  const wanted = contentWords(instruction.replace(/\d+(\.\d+)?\s*dollars?/gi, ''));
+  const budget = budgetOf(instruction);
+  const sentence = ` ${words(instruction.replace(/\d+(\.\d+)?\s*dollars?/gi, '')).join(' ')} `;
+  const offered = new Set(facts.options.flatMap((g) => g.values.map((v) => v.toLowerCase())));
+  const phrase = (value: string) => ` ${words(value).join(' ')} `;
+  const candidates = [...new Set([...vocabulary.values, ...offered])].filter(
+    (value) => phrase(value).trim() !== '' && sentence.includes(phrase(value)),
+  );
+  const named = candidates.filter(
+    (value) =>
+      !candidates.some((other) => other !== value && phrase(other).includes(phrase(value))),
+  );
+  const optionWords = new Set(named.flatMap((value) => words(value)));
+  const wanted = contentWords(sentence).filter(
+    (w) => !optionWords.has(w) && !vocabulary.groups.has(w),
+  );
   const text = new Set(
     contentWords(`${facts.title} ${facts.description ?? ''} ${facts.features ?? ''}`),
   );
   const title = new Set(contentWords(facts.title));
-  const groups = Math.max(1, facts.options.length);
-  const namedGroups = facts.options.filter((g) =>
-    g.values.some((v) => lower.includes(v.toLowerCase())),
-  ).length;
-  const rightlySelected = selected.filter((v) => lower.includes(v.toLowerCase())).length;
-  const budget = budgetOf(instruction);
+  const chosen = new Set(selected.map((v) => phrase(v)));
+  const share = (count: number, of: number, none: number) => (of > 0 ? count / of : none);
   const price = priceIn(facts.price);
   return [
-    wanted.length ? wanted.filter((w) => text.has(w)).length / wanted.length : 0,
-    wanted.length ? wanted.filter((w) => title.has(w)).length / wanted.length : 0,
-    rightlySelected / groups,
-    (namedGroups - rightlySelected) / groups,
+    share(wanted.filter((w) => text.has(w)).length, wanted.length, 0),
+    share(wanted.filter((w) => title.has(w)).length, wanted.length, 0),
+    share(named.filter((v) => chosen.has(phrase(v))).length, named.length, 1),
+    share(named.filter((v) => !offered.has(v)).length, named.length, 0),
+    selected.some((v) => !sentence.includes(phrase(v))) ? 1 : 0,
     budget !== undefined && price !== undefined && price <= budget ? 1 : 0,
   ];
 }

@@ -1,3 +1,4 @@
+import { Rng } from '../../core/rng.ts';
 import type { Observation, Step, Task } from '../../core/types.ts';
 import type {
   ExperienceModel,
@@ -9,6 +10,7 @@ import {
   type ItemView,
   isAsin,
   parsePage,
+  RESULTS_PER_PAGE,
   type ResultRow,
   renderDetail,
   renderDone,
@@ -17,14 +19,7 @@ import {
   renderSearch,
   searchQuery,
 } from './grammar.ts';
-import {
-  normalizeQuery,
-  type ProductFacts,
-  purchaseFeatures,
-  type WebShopKnowledge,
-} from './knowledge.ts';
-
-const PAGE_SIZE = 10;
+import { normalizeQuery, type ProductFacts, type WebShopKnowledge } from './knowledge.ts';
 
 /**
  * The LLM-free experience model for webshop-like envs. It knows the public page grammar and what
@@ -165,16 +160,16 @@ export class WebShopExperienceModel implements ExperienceModel {
       };
     const shownElsewhere = new Set([...(seen?.pages.values() ?? [])].flat().map((r) => r.asin));
     const pool = seen ? ranked.filter((p) => !shownElsewhere.has(p.asin)) : ranked;
-    const offset = seen ? 0 : (page - 1) * PAGE_SIZE;
+    const offset = seen ? 0 : (page - 1) * RESULTS_PER_PAGE;
     const rows = pool
-      .slice(offset, offset + PAGE_SIZE)
+      .slice(offset, offset + RESULTS_PER_PAGE)
       .map(({ asin, title, price }) => ({ asin, title, price }));
     return {
       rows,
       total: Math.min(50, Math.max(total, rows.length)),
       why: seen
         ? `the buffer saw this query but not page ${page}; filled with the best-matching known products.`
-        : `no real episode sent this query; ranked ${ranked.length} products known from the buffer by title overlap.`,
+        : `no real episode sent this query; ranked ${ranked.length} products known from the buffer by their titles and the queries that listed them.`,
     };
   }
 
@@ -223,7 +218,10 @@ export class WebShopExperienceModel implements ExperienceModel {
     const selected = selectedOptions(history);
     const model = this.knowledge.rewards();
     const seen = this.knowledge.seenReward(task.instruction, asin, selected);
-    const reward = seen ?? model.predict(purchaseFeatures(task.instruction, facts, selected));
+    // One draw per purchase (task, product, options), so the same purchase always ends alike.
+    const draw = new Rng(`${task.id}|${asin}|${selected.join('|')}`).float();
+    const reward =
+      seen ?? model.draw(this.knowledge.purchaseFeatures(task.instruction, facts, selected), draw);
     const why =
       seen !== undefined
         ? 'a real episode made this very purchase'
