@@ -60,7 +60,10 @@ export class RewardModel {
 
   /** 1 when the classifier calls it a success, else the regression's partial reward below 1. */
   predict(features: readonly number[]): number {
-    return this.draw(features, 0.5);
+    if (this.samples === 0) return 0;
+    const x = [...features, 1];
+    if (this.successWeights && dot(this.successWeights, x) >= 0) return 1;
+    return this.partial(x);
   }
 
   /**
@@ -72,6 +75,11 @@ export class RewardModel {
     if (this.samples === 0) return 0;
     const x = [...features, 1];
     if (this.successWeights && u < 1 / (1 + Math.exp(-dot(this.successWeights, x)))) return 1;
+    return this.partial(x);
+  }
+
+  /** The regression's reward for `x` (bias column included), below 1. */
+  private partial(x: readonly number[]): number {
     return Math.min(0.99, Math.max(0, dot(this.weights, x)));
   }
 }

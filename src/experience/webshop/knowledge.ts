@@ -220,14 +220,14 @@ export class WebShopKnowledge {
     const facts = this.queries.get(query) ?? { total: page.total, pages: new Map() };
     facts.pages.set(page.page, page.rows);
     this.queries.set(query, facts);
-    const words = new Set(contentWords(query));
+    const queryWords = new Set(contentWords(query));
     page.rows.forEach((row, i) => {
       if (!this.products.has(row.asin)) this.products.set(row.asin, { ...row, options: [] });
       const place = (page.page - 1) * RESULTS_PER_PAGE + i;
       const weight = Math.max(0, 1 - place / LISTED_PLACES);
       const listed = this.listedFor.get(row.asin) ?? new Map<string, number>();
       this.listedFor.set(row.asin, listed);
-      for (const w of words) listed.set(w, Math.max(listed.get(w) ?? 0, weight));
+      for (const w of queryWords) listed.set(w, Math.max(listed.get(w) ?? 0, weight));
     });
   }
 
