@@ -174,6 +174,20 @@ describe('BrowserEnv on a real Chromium', () => {
     }
   });
 
+  it('waits for a navigation a click starts a task later; a click on an element with no box is refused', async () => {
+    const { observation } = await env.reset({ task: task('contact') });
+    const home = /^URL: (\S+)/m.exec(observation.text)?.[1] as string;
+    const page = (await env.step(`goto [${new URL('/scripted', home)}]`)).observation.text;
+    const later = await env.step(`click [${id(page, 'button', 'Go later')}]`);
+    expect(later.info.invalidAction).toBeUndefined();
+    expect(later.observation.text).toContain("heading 'Finally'");
+    const back = (await env.step('go_back')).observation.text;
+    expect(back).toContain("heading 'Scripted'");
+    const boxless = await env.step(`click [${id(back, 'link', 'Boxless help')}]`);
+    expect(boxless.info.invalidAction).toContain('not visible');
+    expect(boxless.observation.text).toContain("heading 'Scripted'");
+  });
+
   it('invalid actions and unknown ids change nothing, earn 0 and say why', async () => {
     const { observation } = await env.reset({ task: task('contact') });
     for (const action of ['click [999]', 'click [abc]', 'type [999] [x]', 'jump']) {

@@ -1,16 +1,10 @@
 import { existsSync } from 'node:fs';
-import type {
-  Browser,
-  BrowserContext,
-  BrowserContextOptions,
-  Locator,
-  Page,
-} from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { DreamGymError } from '../../../core/errors.ts';
 import type { WebArenaConfig } from '../webarena/config.ts';
 import type { WebAction } from './action.ts';
 import type { FlattenOptions } from './ax-tree.ts';
-import { BrowserTab, type MarkedElement, TARGET_ATTRIBUTE } from './browser-tab.ts';
+import { BrowserTab, type Target } from './browser-tab.ts';
 import { admissibleActions, renderObservation } from './observation.ts';
 
 /** The browser went away during an episode (crashed or closed from outside). */
@@ -159,10 +153,14 @@ export class BrowserEpisode {
       if (origin) origins.add(origin);
     }
     await previous.close({ keep });
-    if (here) await keep.evaluate('sessionStorage.clear()').catch(() => undefined);
-    await keep.goto('about:blank');
     const cdp = await context.newCDPSession(keep);
     try {
+      if (here) {
+        await cdp
+          .send('Runtime.evaluate', { expression: 'sessionStorage.clear()' })
+          .catch(() => undefined);
+      }
+      await keep.goto('about:blank');
       // As in a new tab, about:blank is all the history there is (`go_back` from the start URL
       // leads there, as in a new context).
       await cdp.send('Page.resetNavigationHistory');
@@ -302,15 +300,11 @@ export class BrowserEpisode {
       case 'type':
         return this.onElement(action);
       case 'press':
-        return this.afterInput(async () => {
-          const focused = page.locator('*:focus');
-          const timeout = this.options.navigationTimeoutMs;
-          if ((await focused.count()) > 0) await focused.first().press(action.keys, { timeout });
-          else await page.keyboard.press(action.keys);
-        });
+        // Keys go to the focused element, as a person's would.
+        return this.afterInput(() => page.keyboard.press(action.keys));
       case 'scroll': {
         const sign = action.direction === 'down' ? '+' : '-';
-        await page.evaluate(
+        await (await this.adopt(page)).evaluate(
           `(document.scrollingElement || document.body).scrollTop = (document.scrollingElement || document.body).scrollTop ${sign} window.innerHeight;`,
         );
         return {};
@@ -364,45 +358,51 @@ export class BrowserEpisode {
     action: Extract<WebAction, { kind: 'click' | 'hover' | 'type' }>,
   ): Promise<ActionOutcome> {
     const tab = await this.adopt(this.current);
-    const marked = await tab.mark(action.id);
-    if ('problem' in marked) {
-      return { invalid: `${marked.problem}; use an id from the page.`, untouched: true };
+    const target = await tab.target(action.id);
+    if ('problem' in target) {
+      return { invalid: `${target.problem}; use an id from the page.`, untouched: true };
     }
-    const locator = this.current.locator(`[${TARGET_ATTRIBUTE}]`);
+    const { mouse } = this.current;
+    // No actionability wait (as WebArena, which clicks coordinates): the id came from the live
+    // tree. A target without a box (hidden) fails.
+    const pointAt = async () => {
+      const point = await target.point();
+      if (!point) throw new Error(`element [${action.id}] is not visible`);
+      return point;
+    };
     try {
       if (action.kind === 'hover') {
-        await locator.hover();
+        const { x, y } = await pointAt();
+        await mouse.move(x, y);
         return {};
       }
       if (action.kind === 'click') {
-        if (marked.element.optionIndex >= 0) {
-          const index = marked.element.optionIndex;
-          return await this.afterInput(() => locator.selectOption({ index }).then(() => undefined));
+        if (target.element.optionIndex >= 0) {
+          const index = target.element.optionIndex;
+          return await this.afterInput(() => selectIndex(target, index));
         }
         return await this.afterInput(async () => {
           // The new tab's page reaches us a moment after the click returns.
-          const popup = marked.element.opensTab
+          const popup = target.element.opensTab
             ? this.context.waitForEvent('page', { timeout: this.options.actionTimeoutMs })
             : undefined;
           popup?.catch(() => undefined);
-          // No actionability wait (as WebArena, which clicks coordinates): the id came from the
-          // live tree, and the wait costs ~40 ms a step. Hidden targets still fail.
-          // Playwright waits for the navigation a click starts to commit, within this timeout.
-          await locator.click({ force: true, timeout: this.options.navigationTimeoutMs });
+          const { x, y } = await pointAt();
+          await mouse.click(x, y);
           await popup?.catch(() => undefined);
         });
       }
-      return await this.typeInto(locator, marked.element, action);
+      return await this.typeInto(target, action);
     } finally {
-      await marked.unmark();
+      await target.release();
     }
   }
 
   private async typeInto(
-    locator: Locator,
-    element: MarkedElement,
+    target: Target,
     action: Extract<WebAction, { kind: 'type' }>,
   ): Promise<ActionOutcome> {
+    const { element } = target;
     if (element.tag === 'select') {
       const wanted = action.text.trim().toLowerCase();
       const index = element.options.findIndex((label) => label.trim().toLowerCase() === wanted);
@@ -412,7 +412,7 @@ export class BrowserEpisode {
           untouched: true,
         };
       }
-      return this.afterInput(() => locator.selectOption({ index }).then(() => undefined));
+      return this.afterInput(() => selectIndex(target, index));
     }
     const textField =
       element.editable ||
@@ -425,11 +425,13 @@ export class BrowserEpisode {
         untouched: true,
       };
     }
+    const { keyboard } = this.current;
     return this.afterInput(async () => {
-      await locator.fill(action.text);
-      if (action.pressEnter) {
-        await locator.press('Enter', { timeout: this.options.navigationTimeoutMs });
+      if ((await target.call(PREPARE_FILL, action.text)) === 'select') {
+        if (action.text === '') await keyboard.press('Delete');
+        else await keyboard.insertText(action.text);
       }
+      if (action.pressEnter) await keyboard.press('Enter');
     });
   }
 
@@ -440,13 +442,10 @@ export class BrowserEpisode {
    */
   private async afterInput(input: () => Promise<void>): Promise<ActionOutcome> {
     const before = new Set(this.context.pages());
-    const page = this.current;
-    try {
-      await input();
-    } catch (error) {
-      if (!isNavigationTimeout(error)) throw error;
+    const tab = await this.adopt(this.current);
+    if ((await tab.input(input, this.options.navigationTimeoutMs)) === 'timeout') {
       this.pendingError = `loading the page timed out after ${this.options.navigationTimeoutMs} ms`;
-      await (await this.adopt(page)).stopLoading();
+      await tab.stopLoading();
     }
     const opened = this.context.pages().filter((page) => !before.has(page));
     if (opened.length > 0) {
@@ -524,6 +523,55 @@ export class BrowserEpisode {
 const CRASHED =
   'the browser closed or crashed during the episode; call reset() to start a new episode (a new browser is launched).';
 
+/**
+ * Runs in the page on a text field before typing (as Playwright's `fill`): date-like inputs get
+ * their value set (with input and change events) and return 'done'; other fields are focused with
+ * their content selected, so the typed text replaces it, and return 'select'.
+ */
+const PREPARE_FILL = `function (text) {
+  if (this.tagName === 'INPUT') {
+    const type = this.type.toLowerCase();
+    if (type === 'number' && text.trim() !== '' && Number.isNaN(Number(text.trim()))) {
+      throw new Error('cannot type "' + text + '" into a number input');
+    }
+    if (['color', 'date', 'time', 'datetime-local', 'month', 'range', 'week'].includes(type)) {
+      this.focus();
+      this.value = text.trim();
+      if (this.value !== text.trim()) throw new Error('"' + text + '" is not a valid ' + type + ' value');
+      this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      this.dispatchEvent(new Event('change', { bubbles: true }));
+      return 'done';
+    }
+  }
+  if (this.tagName === 'INPUT' || this.tagName === 'TEXTAREA') {
+    this.select();
+    this.focus();
+  } else {
+    const range = document.createRange();
+    range.selectNodeContents(this);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    this.focus();
+  }
+  return 'select';
+}`;
+
+/** Selects a select's option by index, with the input and change events a person's choice fires. */
+function selectIndex(target: Target, index: number): Promise<void> {
+  return target
+    .call(
+      `function (index) {
+        this.focus();
+        this.selectedIndex = index;
+        this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+        this.dispatchEvent(new Event('change', { bubbles: true }));
+      }`,
+      index,
+    )
+    .then(() => undefined);
+}
+
 function originOf(url: string): string | undefined {
   try {
     const { origin } = new URL(url);
@@ -540,11 +588,6 @@ function firstLine(error: unknown): string {
 
 function isTimeout(error: unknown): boolean {
   return error instanceof Error && error.name === 'TimeoutError';
-}
-
-/** A click or key press timed out while waiting for the navigation it started. */
-function isNavigationTimeout(error: unknown): boolean {
-  return isTimeout(error) && /navigation/i.test((error as Error).message);
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

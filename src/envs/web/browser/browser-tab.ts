@@ -1,18 +1,15 @@
-import type { CDPSession, Page } from 'playwright-core';
+import type { CDPSession, Frame, Page } from 'playwright-core';
 import { type AxNode, type FlatElement, type FlattenOptions, flattenAxTree } from './ax-tree.ts';
 import { ElementIds } from './element-ids.ts';
 
-/** The attribute that marks the one element an action targets, so a Playwright locator finds it. */
-export const TARGET_ATTRIBUTE = 'data-dreamgym-target';
-
-/** What an action needs to know about its target element (read when it is marked). */
-export interface MarkedElement {
+/** What an action needs to know about its target element (read when it is resolved). */
+export interface TargetElement {
   /** Lower-case tag of the element acted on (a text node's parent; an option's select). */
   tag: string;
   /** The `type` attribute of an input, lower case; empty otherwise. */
   type: string;
   editable: boolean;
-  /** Set when the id named an `<option>`: its index in the select that was marked instead. */
+  /** Set when the id named an `<option>`: its index in the select that is acted on instead. */
   optionIndex: number;
   /** A link (or a form's button) whose target opens another tab. */
   opensTab: boolean;
@@ -20,31 +17,34 @@ export interface MarkedElement {
   options: string[];
 }
 
-/**
- * Runs in the page on the node an id names: marks it (a text node's parent element; an option's
- * select) with {@link TARGET_ATTRIBUTE} after unmarking any earlier target, and describes it.
- */
-const MARK = `function (attribute) {
-  for (const old of document.querySelectorAll('[' + attribute + ']')) old.removeAttribute(attribute);
-  let element = this.nodeType === 1 ? this : this.parentElement;
-  if (!element) return null;
-  let optionIndex = -1;
-  if (element.tagName === 'OPTION' && element.closest('select')) {
-    const select = element.closest('select');
-    optionIndex = Array.prototype.indexOf.call(select.options, element);
-    element = select;
-  }
-  element.setAttribute(attribute, '');
-  const tag = element.tagName.toLowerCase();
-  const targeted = element.closest('a[target], area[target]') || element.form;
+/** The element an action acts on, held in the page until released. */
+export interface Target {
+  element: TargetElement;
+  /** Runs `fn` (a function declaration) in the page with the element as `this`. */
+  call(fn: string, ...args: unknown[]): Promise<unknown>;
+  /** Scrolls the element into view; the viewport point at its centre, or undefined when it has no box. */
+  point(): Promise<{ x: number; y: number } | undefined>;
+  release(): Promise<void>;
+}
+
+/** Runs in the page on the node an id names: the element acted on (a text node's parent; an option's select). */
+const ELEMENT_OF = `function () {
+  const element = this.nodeType === 1 ? this : this.parentElement;
+  return element?.tagName === 'OPTION' && element.closest('select') ? element.closest('select') : element;
+}`;
+
+/** Runs in the page on the element acted on, given the node the id named: describes the element. */
+const DESCRIBE = `function (node) {
+  const tag = this.tagName.toLowerCase();
+  const targeted = this.closest('a[target], area[target]') || this.form;
   const target = ((targeted && targeted.getAttribute('target')) || '').toLowerCase();
   return {
     tag,
-    type: (element.getAttribute('type') || '').toLowerCase(),
-    editable: element.isContentEditable,
-    optionIndex,
+    type: (this.getAttribute('type') || '').toLowerCase(),
+    editable: this.isContentEditable,
+    optionIndex: tag === 'select' && node !== this ? Array.prototype.indexOf.call(this.options, node) : -1,
     opensTab: !['', '_self', '_parent', '_top'].includes(target),
-    options: tag === 'select' ? Array.from(element.options, (o) => o.label) : [],
+    options: tag === 'select' ? Array.from(this.options, (o) => o.label) : [],
   };
 }`;
 
@@ -60,6 +60,8 @@ export class BrowserTab {
   /** Origins of the documents (any frame) this tab has shown: whose storage a reused context clears. */
   readonly origins = new Set<string>();
   crashed = false;
+  /** Targets resolved so far: names each one's object group. */
+  private targets = 0;
   private readonly onCrash = () => {
     this.crashed = true;
   };
@@ -67,6 +69,7 @@ export class BrowserTab {
   private constructor(
     readonly page: Page,
     private readonly cdp: CDPSession,
+    private readonly mainFrameId: string,
   ) {
     page.on('crash', this.onCrash);
     // Fires on every new main-frame document (back/forward cache restores too), not on
@@ -80,7 +83,8 @@ export class BrowserTab {
   static async open(page: Page): Promise<BrowserTab> {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Page.enable');
-    return new BrowserTab(page, cdp);
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    return new BrowserTab(page, cdp, frameTree.frame.id);
   }
 
   /** Captures the page's accessibility tree and flattens it; ids follow {@link ElementIds}. */
@@ -98,55 +102,147 @@ export class BrowserTab {
   }
 
   /**
-   * Marks the element behind `id` for a locator (`[data-dreamgym-target]`) and describes it; a
-   * string says why it cannot be acted on. `unmark` removes the mark again (best effort: the page
-   * may have navigated away).
+   * Resolves the element behind `id` in the page (held until {@link Target.release}) and describes
+   * it; a string says why it cannot be acted on. Works through CDP alone: Playwright's locators
+   * would inject its ≈ 350 KB script into every document acted in.
    */
-  async mark(
-    id: number,
-  ): Promise<{ element: MarkedElement; unmark: () => Promise<void> } | { problem: string }> {
+  async target(id: number): Promise<Target | { problem: string }> {
     const element = this.elements.get(id);
     if (!element) return { problem: `there is no element [${id}] on this page` };
     if (element.backendNodeId === undefined) {
       return { problem: `element [${id}] (${element.role}) is not a DOM element to act on` };
     }
-    let objectId: string | undefined;
+    const objectGroup = `dreamgym-target-${++this.targets}`;
+    const release = async () => {
+      await this.cdp.send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
+    };
+    let node: string | undefined;
     try {
       const resolved = await this.cdp.send('DOM.resolveNode', {
         backendNodeId: element.backendNodeId,
+        objectGroup,
       });
-      objectId = resolved.object.objectId;
+      node = resolved.object.objectId;
     } catch {
-      objectId = undefined;
+      node = undefined;
     }
-    if (!objectId) return { problem: `element [${id}] is no longer on the page` };
+    if (!node) return { problem: `element [${id}] is no longer on the page` };
     const { result } = await this.cdp.send('Runtime.callFunctionOn', {
-      objectId,
-      functionDeclaration: MARK,
-      arguments: [{ value: TARGET_ATTRIBUTE }],
-      returnByValue: true,
+      objectId: node,
+      functionDeclaration: ELEMENT_OF,
+      objectGroup,
     });
-    const marked = result.value as MarkedElement | null;
-    const release = async () => {
-      await this.cdp
-        .send('Runtime.callFunctionOn', {
-          objectId: objectId as string,
-          functionDeclaration: `function (attribute) {
-            const element = this.nodeType === 1 ? this : this.parentElement;
-            (element?.tagName === 'OPTION' ? element.closest('select') : element)?.removeAttribute(attribute);
-          }`,
-          arguments: [{ value: TARGET_ATTRIBUTE }],
-        })
-        .catch(() => undefined);
-      await this.cdp
-        .send('Runtime.releaseObject', { objectId: objectId as string })
-        .catch(() => {});
-    };
-    if (!marked) {
+    const objectId = result.objectId;
+    if (!objectId) {
       await release();
       return { problem: `element [${id}] is not inside an element of the page` };
     }
-    return { element: marked, unmark: release };
+    const call = async (functionDeclaration: string, ...args: unknown[]) => {
+      const { result, exceptionDetails } = await this.cdp.send('Runtime.callFunctionOn', {
+        objectId,
+        functionDeclaration,
+        arguments: args.map((value) => ({ value })),
+        returnByValue: true,
+        awaitPromise: true,
+      });
+      if (exceptionDetails) {
+        throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+      }
+      return result.value;
+    };
+    const described = await this.cdp.send('Runtime.callFunctionOn', {
+      objectId,
+      functionDeclaration: DESCRIBE,
+      arguments: [{ objectId: node }],
+      returnByValue: true,
+    });
+    const point = async () => {
+      await this.cdp.send('DOM.scrollIntoViewIfNeeded', { objectId }).catch(() => undefined);
+      const { quads } = await this.cdp.send('DOM.getContentQuads', { objectId });
+      const [quad] = quads.filter((q) => area(q) > 0.99);
+      if (!quad) return undefined;
+      let x = 0;
+      let y = 0;
+      for (let i = 0; i < 4; i++) {
+        x += (quad[2 * i] as number) / 4;
+        y += (quad[2 * i + 1] as number) / 4;
+      }
+      return { x, y };
+    };
+    return { element: described.result.value as TargetElement, call, point, release };
+  }
+
+  /**
+   * Runs an input (a click, a key press) and, when it starts a main-frame navigation, waits for the
+   * navigation to commit (or stop); 'timeout' when that did not happen within `timeoutMs` of the
+   * input's start. A form submits,
+   * and a script may navigate, a task after the input: one round trip through the page's task
+   * queue lets those start before deciding that nothing is navigating.
+   */
+  async input(act: () => Promise<void>, timeoutMs: number): Promise<'timeout' | undefined> {
+    let requested = false;
+    let settled: () => void = () => {};
+    const done = new Promise<void>((resolve) => {
+      settled = resolve;
+    });
+    // A navigation of this tab's main frame (not one a link opens in another tab).
+    const onRequested = ({ frameId, disposition }: { frameId: string; disposition?: string }) => {
+      if (frameId === this.mainFrameId && (disposition ?? 'currentTab') === 'currentTab') {
+        requested = true;
+      }
+    };
+    // Committed as Playwright sees it (so its load state follows the new document), or stopped
+    // without committing (a 204, a download, a cancelled navigation).
+    const onCommitted = (frame: Frame) => {
+      if (frame === this.page.mainFrame()) settled();
+    };
+    const onStopped = ({ frameId }: { frameId: string }) => {
+      if (frameId === this.mainFrameId) settled();
+    };
+    this.cdp.on('Page.frameRequestedNavigation', onRequested);
+    this.cdp.on('Page.frameStartedLoading', onRequested);
+    this.cdp.on('Page.frameStoppedLoading', onStopped);
+    this.page.on('framenavigated', onCommitted);
+    const deadline = Date.now() + timeoutMs;
+    try {
+      await act();
+      if (!requested) {
+        await this.cdp
+          .send('Runtime.evaluate', {
+            expression: 'new Promise((resolve) => setTimeout(resolve, 0))',
+            awaitPromise: true,
+          })
+          .catch(() => {
+            requested = true;
+          });
+      }
+      if (!requested) return undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()));
+      });
+      const outcome = await Promise.race([done.then(() => undefined), late]);
+      clearTimeout(timer);
+      return outcome;
+    } finally {
+      this.cdp.off('Page.frameRequestedNavigation', onRequested);
+      this.cdp.off('Page.frameStartedLoading', onRequested);
+      this.cdp.off('Page.frameStoppedLoading', onStopped);
+      this.page.off('framenavigated', onCommitted);
+    }
+  }
+
+  /** Evaluates `expression` in the page's main world (no Playwright script injected). */
+  async evaluate(expression: string): Promise<unknown> {
+    const { result, exceptionDetails } = await this.cdp.send('Runtime.evaluate', {
+      expression,
+      returnByValue: true,
+      awaitPromise: true,
+    });
+    if (exceptionDetails) {
+      throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+    }
+    return result.value;
   }
 
   /** Stops a navigation still loading (after a timeout), so the tab shows what it has. */
@@ -159,4 +255,15 @@ export class BrowserTab {
     this.page.off('crash', this.onCrash);
     await this.cdp.detach().catch(() => undefined);
   }
+}
+
+/** The area of a quad (four corner points, clockwise or not). */
+function area(quad: number[]): number {
+  let sum = 0;
+  for (let i = 0; i < 4; i++) {
+    const j = (i + 1) % 4;
+    sum += (quad[2 * i] as number) * (quad[2 * j + 1] as number);
+    sum -= (quad[2 * j] as number) * (quad[2 * i + 1] as number);
+  }
+  return Math.abs(sum) / 2;
 }

@@ -48,7 +48,7 @@ export async function refusedPort(): Promise<number> {
 export interface TestSiteOptions {
   /** Where the "Dead server" link points (a port nothing listens on). */
   deadUrl: string;
-  /** How long `/slow` takes to answer, ms. Default 3000. */
+  /** How long `/slow` takes to answer, ms (`/slow?ms=N` says otherwise). Default 3000. */
   slowMs?: number;
 }
 
@@ -207,6 +207,23 @@ document.getElementById('reveal').addEventListener('click', () => {
     return c.redirect('/settings', 303);
   });
 
+  // Input whose effect comes a moment later: a navigation a task after the click; and a link
+  // with no box to click.
+  app.get('/scripted', (c) =>
+    c.html(
+      page(
+        'Scripted',
+        `<h1>Scripted</h1><button id="later" type="button">Go later</button>
+<a href="/help" style="display:inline-block;width:0;height:0;overflow:hidden">Boxless help</a>
+<script>
+document.getElementById('later').addEventListener('click', () => {
+  setTimeout(() => { location.href = '/slow?ms=500'; }, 0);
+});
+</script>`,
+      ),
+    ),
+  );
+
   app.get('/help', (c) => c.html(page('Help', '<h1>Help</h1><p>Ask us anything.</p>')));
 
   // What the browser remembers, then remembered: a cookie, local and session storage, and this
@@ -233,7 +250,8 @@ sessionStorage.setItem('seen', 'yes');
   });
 
   app.get('/slow', async (c) => {
-    await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 3000).unref());
+    const ms = Number(c.req.query('ms') ?? options.slowMs ?? 3000);
+    await new Promise((resolve) => setTimeout(resolve, ms).unref());
     return c.html(page('Slow page', '<h1>Finally</h1>'));
   });
 
