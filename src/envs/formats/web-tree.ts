@@ -44,8 +44,42 @@ const TAB_SEPARATOR = / \| (?=Tab \d+(?: \(current\))?: )/;
 const NODE = /^(\t*)\[([^\]\s]+)\] (\S+)(.*)$/;
 const PROP = /(?:^| )([A-Za-z][\w-]*): /g;
 
-/** Parses a page observation; undefined for text that is not an accessibility-tree page. */
-export function parseTree(text: string): WebTree | undefined {
+/** The last few pages parsed, by text: an episode's page is read by several readers in turn. */
+const recent = new Map<string, WebTree | undefined>();
+const RECENT = 32;
+
+/**
+ * Parses a page observation; undefined for text that is not an accessibility-tree page. The tree
+ * is frozen (its nodes and props too) and may be shared with other callers that parsed the same
+ * text: derive a new tree rather than change it.
+ */
+export function parseTree(text: string): Readonly<WebTree> | undefined {
+  if (recent.has(text)) {
+    const tree = recent.get(text);
+    recent.delete(text);
+    recent.set(text, tree);
+    return tree;
+  }
+  const tree = parse(text);
+  if (tree) deepFreeze(tree);
+  recent.set(text, tree);
+  if (recent.size > RECENT) recent.delete(recent.keys().next().value as string);
+  return tree;
+}
+
+function deepFreeze(tree: WebTree): void {
+  for (const node of tree.nodes) {
+    for (const pair of node.props) Object.freeze(pair);
+    Object.freeze(node.props);
+    Object.freeze(node);
+  }
+  for (const tab of tree.tabs) Object.freeze(tab);
+  Object.freeze(tree.nodes);
+  Object.freeze(tree.tabs);
+  Object.freeze(tree);
+}
+
+function parse(text: string): WebTree | undefined {
   const lines = text.split('\n');
   const blank = lines.indexOf('');
   if (blank < 0) return undefined;

@@ -72,11 +72,27 @@ export function webPageKind(text: string): string {
   }
 }
 
-/** The concrete candidates of a web observation; non-web observations give their concrete actions. */
+/** Candidates with the default options, by observation: a policy's step reads them twice. */
+const memo = new WeakMap<Observation, readonly WebCandidate[]>();
+
+/**
+ * The concrete candidates of a web observation; non-web observations give their concrete actions.
+ * With the default options the list is computed once per observation object and shared: do not
+ * change it.
+ */
 export function webCandidates(
   observation: Observation,
   options: WebCandidateOptions = {},
-): WebCandidate[] {
+): readonly WebCandidate[] {
+  const defaults = options.typeValues === undefined && options.answers === undefined;
+  const known = defaults ? memo.get(observation) : undefined;
+  if (known) return known;
+  const out = candidatesOf(observation, options);
+  if (defaults) memo.set(observation, out);
+  return out;
+}
+
+function candidatesOf(observation: Observation, options: WebCandidateOptions): WebCandidate[] {
   const nodes = parseTree(observation.text)?.nodes ?? [];
   const page = new PageStructure(nodes);
   const byId = new Map(nodes.map((node, index) => [node.id, index]));
