@@ -127,6 +127,21 @@ export class BrowserTab {
       node = undefined;
     }
     if (!node) return { problem: `element [${id}] is no longer on the page` };
+    try {
+      return await this.describe(id, node, objectGroup, release);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  }
+
+  /** {@link target}'s second half: the element acted on for `node`, described, with its handles. */
+  private async describe(
+    id: number,
+    node: string,
+    objectGroup: string,
+    release: () => Promise<void>,
+  ): Promise<Target | { problem: string }> {
     const { result } = await this.cdp.send('Runtime.callFunctionOn', {
       objectId: node,
       functionDeclaration: ELEMENT_OF,
@@ -173,17 +188,21 @@ export class BrowserTab {
   }
 
   /**
-   * Runs an input (a click, a key press) and, when it starts a main-frame navigation, waits for the
-   * navigation to commit (or stop); 'timeout' when that did not happen within `timeoutMs` of the
-   * input's start. A form submits,
-   * and a script may navigate, a task after the input: one round trip through the page's task
-   * queue lets those start before deciding that nothing is navigating.
+   * Runs an input (a click, a key press) and, when it starts a navigation of this tab, waits for
+   * the navigation to commit (or stop); 'timeout' when the input and its navigation did not finish
+   * within `timeoutMs`. A form submits, and a script may navigate, a task after the input: one
+   * round trip through the page's task queue lets those start before deciding that nothing is
+   * navigating.
    */
   async input(act: () => Promise<void>, timeoutMs: number): Promise<'timeout' | undefined> {
     let requested = false;
-    let settled: () => void = () => {};
-    const done = new Promise<void>((resolve) => {
-      settled = resolve;
+    let settle: () => void = () => {};
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });
     // A navigation of this tab's main frame (not one a link opens in another tab).
     const onRequested = ({ frameId, disposition }: { frameId: string; disposition?: string }) => {
@@ -194,17 +213,16 @@ export class BrowserTab {
     // Committed as Playwright sees it (so its load state follows the new document), or stopped
     // without committing (a 204, a download, a cancelled navigation).
     const onCommitted = (frame: Frame) => {
-      if (frame === this.page.mainFrame()) settled();
+      if (frame === this.page.mainFrame()) settle();
     };
     const onStopped = ({ frameId }: { frameId: string }) => {
-      if (frameId === this.mainFrameId) settled();
+      if (frameId === this.mainFrameId) settle();
     };
     this.cdp.on('Page.frameRequestedNavigation', onRequested);
     this.cdp.on('Page.frameStartedLoading', onRequested);
     this.cdp.on('Page.frameStoppedLoading', onStopped);
     this.page.on('framenavigated', onCommitted);
-    const deadline = Date.now() + timeoutMs;
-    try {
+    const acted = async () => {
       await act();
       if (!requested) {
         await this.cdp
@@ -213,18 +231,17 @@ export class BrowserTab {
             awaitPromise: true,
           })
           .catch(() => {
-            requested = true;
+            requested = true; // the document went away meanwhile
           });
       }
-      if (!requested) return undefined;
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()));
-      });
-      const outcome = await Promise.race([done.then(() => undefined), late]);
-      clearTimeout(timer);
-      return outcome;
+      if (requested) await settled;
+      return undefined;
+    };
+    try {
+      // A page that hangs (a busy script) holds the input or the round trip: the timeout ends it.
+      return await Promise.race([acted(), late]);
     } finally {
+      clearTimeout(timer);
       this.cdp.off('Page.frameRequestedNavigation', onRequested);
       this.cdp.off('Page.frameStartedLoading', onRequested);
       this.cdp.off('Page.frameStoppedLoading', onStopped);
