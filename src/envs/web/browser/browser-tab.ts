@@ -96,11 +96,6 @@ export class BrowserTab {
     return flat;
   }
 
-  /** An element of the last observation. */
-  element(id: number): FlatElement | undefined {
-    return this.elements.get(id);
-  }
-
   /**
    * Resolves the element behind `id` in the page (held until {@link Target.release}) and describes
    * it; a string says why it cannot be acted on. Works through CDP alone: Playwright's locators
@@ -152,19 +147,16 @@ export class BrowserTab {
       await release();
       return { problem: `element [${id}] is not inside an element of the page` };
     }
-    const call = async (functionDeclaration: string, ...args: unknown[]) => {
-      const { result, exceptionDetails } = await this.cdp.send('Runtime.callFunctionOn', {
-        objectId,
-        functionDeclaration,
-        arguments: args.map((value) => ({ value })),
-        returnByValue: true,
-        awaitPromise: true,
-      });
-      if (exceptionDetails) {
-        throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
-      }
-      return result.value;
-    };
+    const call = async (functionDeclaration: string, ...args: unknown[]) =>
+      valueOf(
+        await this.cdp.send('Runtime.callFunctionOn', {
+          objectId,
+          functionDeclaration,
+          arguments: args.map((value) => ({ value })),
+          returnByValue: true,
+          awaitPromise: true,
+        }),
+      );
     const described = await this.cdp.send('Runtime.callFunctionOn', {
       objectId,
       functionDeclaration: DESCRIBE,
@@ -225,14 +217,9 @@ export class BrowserTab {
     const acted = async () => {
       await act();
       if (!requested) {
-        await this.cdp
-          .send('Runtime.evaluate', {
-            expression: 'new Promise((resolve) => setTimeout(resolve, 0))',
-            awaitPromise: true,
-          })
-          .catch(() => {
-            requested = true; // the document went away meanwhile
-          });
+        await this.evaluate('new Promise((resolve) => setTimeout(resolve, 0))').catch(() => {
+          requested = true; // the document went away meanwhile
+        });
       }
       if (requested) await settled;
       return undefined;
@@ -251,15 +238,13 @@ export class BrowserTab {
 
   /** Evaluates `expression` in the page's main world (no Playwright script injected). */
   async evaluate(expression: string): Promise<unknown> {
-    const { result, exceptionDetails } = await this.cdp.send('Runtime.evaluate', {
-      expression,
-      returnByValue: true,
-      awaitPromise: true,
-    });
-    if (exceptionDetails) {
-      throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
-    }
-    return result.value;
+    return valueOf(
+      await this.cdp.send('Runtime.evaluate', {
+        expression,
+        returnByValue: true,
+        awaitPromise: true,
+      }),
+    );
   }
 
   /** Stops a navigation still loading (after a timeout), so the tab shows what it has. */
@@ -272,6 +257,18 @@ export class BrowserTab {
     this.page.off('crash', this.onCrash);
     await this.cdp.detach().catch(() => undefined);
   }
+}
+
+/** A `Runtime` call's value, or its exception thrown as an error. */
+function valueOf(reply: {
+  result: { value?: unknown };
+  exceptionDetails?: { text: string; exception?: { description?: string } };
+}): unknown {
+  const { result, exceptionDetails } = reply;
+  if (exceptionDetails) {
+    throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+  }
+  return result.value;
 }
 
 /** The area of a quad (four corner points, clockwise or not). */
