@@ -148,7 +148,7 @@ export class BrowserTab {
       return { problem: `element [${id}] is not inside an element of the page` };
     }
     const call = async (functionDeclaration: string, ...args: unknown[]) =>
-      valueOf(
+      runtimeValue(
         await this.cdp.send('Runtime.callFunctionOn', {
           objectId,
           functionDeclaration,
@@ -238,7 +238,7 @@ export class BrowserTab {
 
   /** Evaluates `expression` in the page's main world (no Playwright script injected). */
   async evaluate(expression: string): Promise<unknown> {
-    return valueOf(
+    return runtimeValue(
       await this.cdp.send('Runtime.evaluate', {
         expression,
         returnByValue: true,
@@ -260,7 +260,7 @@ export class BrowserTab {
 }
 
 /** A `Runtime` call's value, or its exception thrown as an error. */
-function valueOf(reply: {
+function runtimeValue(reply: {
   result: { value?: unknown };
   exceptionDetails?: { text: string; exception?: { description?: string } };
 }): unknown {
