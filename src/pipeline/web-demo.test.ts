@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DreamTrainingJob, trainDream } from './dream-training.ts';
-import { runWebDemo, type WebDemoResult } from './web-demo.ts';
+import { runWebDemo, type WebDemoResult, type WebDemoRow } from './web-demo.ts';
+import { pairedWithBaseline, writeWebDemoReport } from './web-demo-report.ts';
 
 /**
  * A tiny web demo end to end in a real Chromium (it fails naming the fix when there is none):
@@ -36,9 +37,16 @@ describe('runWebDemo', () => {
       'DreamGym PPO',
       'real RL, if it were possible',
     ]);
+    const testIds = result.rows[0]?.outcomes.map((o) => o.taskId);
     for (const row of result.rows) {
       expect(row.site).toBe('web:forum');
       expect(row.success.n).toBe(3);
+      // Every row's outcomes: the same held-out tasks in order, each with its kind, adding up to its rate.
+      expect(row.outcomes.map((o) => o.taskId)).toEqual(testIds);
+      for (const o of row.outcomes)
+        expect(['information', 'navigation', 'change']).toContain(o.kind);
+      const solved = row.outcomes.filter((o) => o.reward >= 1).length;
+      expect(solved / 3).toBeCloseTo(row.success.mean, 12);
     }
     const dream = result.rows.filter((r) => r.method.startsWith('DreamGym'));
     for (const row of dream) {
@@ -52,8 +60,14 @@ describe('runWebDemo', () => {
     expect(site?.rlTasks).toBe(6);
     expect(site?.realStepMs).toBeGreaterThan(0);
     expect(site?.syntheticStepMs).toBeGreaterThan(0);
+    await writeWebDemoReport(result, dir);
     const report = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(report).toContain('| web:forum | BC (SFT on offline demos) |');
+    // The by-kind table pairs each trained row with BC on the same tasks.
+    const [bc, grpo] = [result.rows[1], result.rows[2]] as [WebDemoRow, WebDemoRow];
+    const paired = pairedWithBaseline(grpo, bc);
+    expect(report).toContain(`| web:forum | DreamGym GRPO | `);
+    expect(report).toContain(`+${paired?.better} / −${paired?.worse} (p = `);
     expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).rows).toHaveLength(5);
     expect(lines.some((l) => l.includes('offline transitions'))).toBe(true);
   }, 240_000);

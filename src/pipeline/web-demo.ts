@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { initTf } from '../core/tf.ts';
 import { finalReward, type Trajectory } from '../core/types.ts';
+import { webTaskKind } from '../envs/web/webarena/task-kind.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { makePolicy } from '../policy/registry.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
@@ -52,11 +53,21 @@ export interface WebDemoOptions {
   onProgress?: (line: string) => void;
 }
 
+/** One held-out episode's outcome: its task, the task's kind (WebArena's), the evaluator's reward. */
+export interface TaskOutcome {
+  taskId: string;
+  /** `information`, `navigation` or `change` (see `webTaskKind`); `other` for a task without a WebArena config. */
+  kind: string;
+  reward: number;
+}
+
 export interface WebDemoRow {
   site: string;
   method: string;
   success: Estimate;
   reward: Estimate;
+  /** Every held-out episode, in task order (the same tasks for every row of a site). */
+  outcomes: TaskOutcome[];
   realInteractions: number;
   syntheticInteractions: number;
   seconds: number;
@@ -93,7 +104,7 @@ export async function evaluateWeb(
     parallel,
     temperature = 0,
   }: { episodes: number; seed: number; parallel: number; temperature?: number },
-): Promise<{ success: Estimate; reward: Estimate }> {
+): Promise<{ success: Estimate; reward: Estimate; outcomes: TaskOutcome[] }> {
   const previous = policy.temperature;
   policy.temperature = temperature;
   const results = await rollout({
@@ -110,6 +121,11 @@ export async function evaluateWeb(
   return {
     success: wilson(trajectories.filter((t) => finalReward(t) >= 1).length, trajectories.length),
     reward: meanInterval(trajectories.map(finalReward)),
+    outcomes: trajectories.map((t) => ({
+      taskId: t.task.id,
+      kind: webTaskKind(t.task) ?? 'other',
+      reward: finalReward(t),
+    })),
   };
 }
 
@@ -143,7 +159,7 @@ export async function collectWebDemos(
 const steps = (trajectories: readonly Trajectory[]) =>
   trajectories.reduce((s, t) => s + t.steps.length, 0);
 
-/** Runs the web table for every site; writes `results.json` and `report.md` to `outDir`. */
+/** Runs the web table for every site; writes `results.json` to `outDir` (`writeWebDemoReport` writes the report). */
 export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult> {
   await initTf();
   const log = options.onProgress ?? (() => {});
@@ -200,7 +216,7 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       const started = performance.now();
       const { policy, real, synthetic, seconds: trained } = await body();
       const seconds = trained ?? (performance.now() - started) / 1000;
-      const { success, reward } = await evaluateWeb(policy, setup, {
+      const { success, reward, outcomes } = await evaluateWeb(policy, setup, {
         episodes: options.evalEpisodes,
         seed: options.seed + 1,
         parallel: options.parallel,
@@ -211,6 +227,7 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
         method,
         success,
         reward,
+        outcomes,
         realInteractions: real,
         syntheticInteractions: synthetic,
         seconds,
@@ -297,24 +314,5 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
     });
   }
   await writeFile(join(options.outDir, 'results.json'), `${JSON.stringify(result, null, 2)}\n`);
-  await writeFile(join(options.outDir, 'report.md'), webDemoReport(result));
   return result;
-}
-
-/** The web table in markdown, with the offline data and the step-time ratio per site. */
-export function webDemoReport(result: WebDemoResult): string {
-  const lines = [
-    '| site | method | held-out success [95% CI] | mean reward | real interactions (training) | synthetic interactions | training time |',
-    '|---|---|---|---|---|---|---|',
-    ...result.rows.map(
-      (r) =>
-        `| ${r.site} | ${r.method} | ${formatRate(r.success)} | ${r.reward.mean.toFixed(3)} | ${r.realInteractions.toLocaleString('en-US')} | ${r.syntheticInteractions.toLocaleString('en-US')} | ${r.seconds.toFixed(0)} s |`,
-    ),
-    '',
-    ...result.sites.map(
-      (s) =>
-        `${s.site}: offline data ${s.offlineTransitions} real transitions (${(100 * s.offlineSuccessRate).toFixed(0)}% of episodes successful); RL rows trained on ${s.rlTasks} tasks; a real browser step took ${s.realStepMs.toFixed(0)} ms, a synthetic step ${s.syntheticStepMs.toFixed(1)} ms (${(s.realStepMs / Math.max(1e-9, s.syntheticStepMs)).toFixed(0)}× faster).`,
-    ),
-  ];
-  return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acrossSeeds, formatRate, meanInterval, wilson } from './stats.ts';
+import { acrossSeeds, formatRate, mcnemarExact, meanInterval, wilson } from './stats.ts';
 
 describe('confidence intervals', () => {
   it('Wilson interval matches a textbook value and stays inside [0, 1]', () => {
@@ -29,5 +29,21 @@ describe('interval across seeds', () => {
     expect(e.high - e.mean).toBeCloseTo((0.1 * 4.303) / Math.sqrt(3), 6);
     expect(acrossSeeds([0.95, 1, 1]).high).toBe(1);
     expect(acrossSeeds([0.4])).toEqual({ mean: 0.4, low: 0.4, high: 0.4, n: 1 });
+  });
+});
+
+describe('McNemar exact test', () => {
+  it('doubles the binomial tail of the smaller discordant count (values from exact sums)', () => {
+    expect(mcnemarExact(14, 5)).toBeCloseTo(0.063568115234375, 12);
+    expect(mcnemarExact(5, 14)).toBeCloseTo(0.063568115234375, 12);
+    expect(mcnemarExact(10, 0)).toBeCloseTo(0.001953125, 12);
+    expect(mcnemarExact(30, 12)).toBeCloseTo(0.007915897334896727, 12);
+    // Large counts stay finite (log space): 380 discordant tasks.
+    expect(mcnemarExact(200, 180)).toBeCloseTo(0.32972497019205166, 10);
+  });
+
+  it('is 1 for an even split or no discordant task', () => {
+    expect(mcnemarExact(3, 3)).toBe(1);
+    expect(mcnemarExact(0, 0)).toBe(1);
   });
 });

@@ -59,3 +59,23 @@ export function acrossSeeds(rates: readonly number[]): Estimate {
   const half = ((T_975[n - 2] ?? 1.96) * sd) / Math.sqrt(n);
   return { mean, low: Math.max(0, mean - half), high: Math.min(1, mean + half), n };
 }
+
+/**
+ * McNemar's exact test for two policies run on the same tasks: `better` tasks only the first
+ * solved, `worse` tasks only the second solved (tasks both or neither solved say nothing). The
+ * two-sided p-value of so lopsided a split if either were as likely: the binomial tail of
+ * min(better, worse) among better + worse at one half, doubled, capped at 1.
+ */
+export function mcnemarExact(better: number, worse: number): number {
+  const n = better + worse;
+  if (n === 0) return 1;
+  const k = Math.min(better, worse);
+  // log C(n, i) − n log 2, summed term by term in log space (no underflow at large n).
+  let logTerm = -n * Math.LN2;
+  let tail = Math.exp(logTerm);
+  for (let i = 0; i < k; i++) {
+    logTerm += Math.log(n - i) - Math.log(i + 1);
+    tail += Math.exp(logTerm);
+  }
+  return Math.min(1, 2 * tail);
+}

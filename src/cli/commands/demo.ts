@@ -5,7 +5,8 @@ import { offlineMutators } from '../../curriculum/generators/offline-mutators.ts
 import { TaskPool } from '../../curriculum/task-pool.ts';
 import { runDemo } from '../../pipeline/demo.ts';
 import { costTable, demoTable, writeDemoReport } from '../../pipeline/demo-report.ts';
-import { runWebDemo, webDemoReport } from '../../pipeline/web-demo.ts';
+import { runWebDemo } from '../../pipeline/web-demo.ts';
+import { webDemoReport, writeWebDemoReport } from '../../pipeline/web-demo-report.ts';
 import { intOption, positiveNumber } from '../options.ts';
 
 const WEBSHOP_TRAINER = { tasksPerIteration: 16, groupSize: 8, evalEvery: 5 };
@@ -118,8 +119,9 @@ export function demoCommand(program: Command): void {
           outDir: root,
           onProgress: progress('web'),
         });
+        const report = await writeWebDemoReport(result, root);
         console.log(`\n${webDemoReport(result)}`);
-        console.log(`report: ${join(root, 'report.md')}\nresults: ${join(root, 'results.json')}`);
+        console.log(`report: ${report}\nresults: ${join(root, 'results.json')}`);
         console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
         return;
       }

@@ -1,0 +1,86 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { WEB_TASK_KINDS } from '../envs/web/webarena/task-kind.ts';
+import { formatRate, mcnemarExact } from '../report/stats.ts';
+import type { TaskOutcome, WebDemoResult, WebDemoRow } from './web-demo.ts';
+
+/** The row every trained row is compared with, task by task. */
+const BASELINE = /^BC\b/;
+
+/** `12/70 (17%)`, or `–` when no task is of the kind. */
+function share(outcomes: readonly TaskOutcome[]): string {
+  if (outcomes.length === 0) return '–';
+  const solved = outcomes.filter((o) => o.reward >= 1).length;
+  return `${solved}/${outcomes.length} (${((100 * solved) / outcomes.length).toFixed(0)}%)`;
+}
+
+/**
+ * A row against the baseline on the same held-out tasks: tasks only it solved, tasks only the
+ * baseline solved, and McNemar's exact p for that split. Undefined when the rows' tasks differ.
+ */
+export function pairedWithBaseline(
+  row: WebDemoRow,
+  baseline: WebDemoRow,
+): { better: number; worse: number; p: number } | undefined {
+  if (
+    row.outcomes.length !== baseline.outcomes.length ||
+    row.outcomes.some((o, i) => o.taskId !== baseline.outcomes[i]?.taskId)
+  )
+    return undefined;
+  let better = 0;
+  let worse = 0;
+  row.outcomes.forEach((o, i) => {
+    const solved = o.reward >= 1;
+    const baselineSolved = (baseline.outcomes[i] as TaskOutcome).reward >= 1;
+    if (solved && !baselineSolved) better++;
+    if (!solved && baselineSolved) worse++;
+  });
+  return { better, worse, p: mcnemarExact(better, worse) };
+}
+
+/**
+ * The web table in markdown; then, per site and method, success by task kind (WebArena's:
+ * information, navigation, change) and the paired comparison with BC on the same held-out tasks;
+ * then the offline data and the step-time ratio per site.
+ */
+export function webDemoReport(result: WebDemoResult): string {
+  const kinds = [...WEB_TASK_KINDS, 'other'].filter((k) =>
+    result.rows.some((r) => r.outcomes.some((o) => o.kind === k)),
+  );
+  const byKind = result.rows.map((r) => {
+    const baseline = result.rows.find((b) => b.site === r.site && BASELINE.test(b.method));
+    const paired = baseline && baseline !== r ? pairedWithBaseline(r, baseline) : undefined;
+    const versus = paired
+      ? `+${paired.better} / −${paired.worse} (p = ${paired.p < 0.001 ? '< 0.001' : paired.p.toFixed(3)})`
+      : '–';
+    const cells = kinds.map((k) => share(r.outcomes.filter((o) => o.kind === k)));
+    return `| ${r.site} | ${r.method.split(' (')[0]} | ${cells.join(' | ')} | ${versus} |`;
+  });
+  const lines = [
+    '| site | method | held-out success [95% CI] | mean reward | real interactions (training) | synthetic interactions | training time |',
+    '|---|---|---|---|---|---|---|',
+    ...result.rows.map(
+      (r) =>
+        `| ${r.site} | ${r.method} | ${formatRate(r.success)} | ${r.reward.mean.toFixed(3)} | ${r.realInteractions.toLocaleString('en-US')} | ${r.syntheticInteractions.toLocaleString('en-US')} | ${r.seconds.toFixed(0)} s |`,
+    ),
+    '',
+    'Held-out tasks solved by kind, and against BC on the same tasks (tasks only this row solved / only BC solved; McNemar exact p):',
+    '',
+    `| site | method | ${kinds.join(' | ')} | vs BC |`,
+    `|---|---|${kinds.map(() => '---|').join('')}---|`,
+    ...byKind,
+    '',
+    ...result.sites.map(
+      (s) =>
+        `${s.site}: offline data ${s.offlineTransitions} real transitions (${(100 * s.offlineSuccessRate).toFixed(0)}% of episodes successful); RL rows trained on ${s.rlTasks} tasks; a real browser step took ${s.realStepMs.toFixed(0)} ms, a synthetic step ${s.syntheticStepMs.toFixed(1)} ms (${(s.realStepMs / Math.max(1e-9, s.syntheticStepMs)).toFixed(0)}× faster).`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes {@link webDemoReport} to `outDir/report.md`; returns its path. */
+export async function writeWebDemoReport(result: WebDemoResult, outDir: string): Promise<string> {
+  const path = join(outDir, 'report.md');
+  await writeFile(path, webDemoReport(result));
+  return path;
+}
