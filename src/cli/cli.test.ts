@@ -74,6 +74,11 @@ describe('dreamgym CLI', () => {
     expect(badPolicy.stderr).toMatch(
       /unknown policy "oracle"; available: expert, explorer, random, llm/,
     );
+    // The web table has no real-RL budget and one seed a run: such options are refused, not ignored.
+    const webSeeds = dreamgym(['demo', '--env', 'web', '--seeds', '3', '--budget', '5000']);
+    expect(webSeeds.code).toBe(1);
+    expect(webSeeds.stderr).toContain('demo --env web does not use --budget, --seeds');
+    expect(webSeeds.stderr).toContain('run --seed 0, --seed 1');
   });
 
   it('play runs an episode from typed input', () => {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { ConfigError } from '../../core/errors.ts';
 import { Curriculum } from '../../curriculum/curriculum.ts';
 import { offlineMutators } from '../../curriculum/generators/offline-mutators.ts';
 import { TaskPool } from '../../curriculum/task-pool.ts';
@@ -22,6 +23,19 @@ const HOUSEHOLD_TRAINER = { tasksPerIteration: 8, groupSize: 4, evalEvery: 5 };
 const HOUSEHOLD_SYNTHETIC_ITERATIONS = 12;
 /** Web tasks take 2–8 steps; a 12-step limit leaves room for detours and keeps episodes short. */
 const WEB_DEFAULTS = { offline: 100, iterations: 12, eval: 60, maxSteps: 12 };
+/** Options of the webshop and household tables that the web table has no use for. */
+const WEBSHOP_ONLY = [
+  'budget',
+  'smallBudget',
+  'seeds',
+  'realStepSeconds',
+  'realStepCost',
+  'full',
+  'ablations',
+  'coEvolve',
+];
+/** `smallBudget` → `--small-budget`. */
+const flag = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 /**
  * Web RL: groups of 8 (of 4, few groups had both a success and a failure), no entropy bonus (it
  * undid what BC had learnt). Measured on the forum, seed 0, greedy held-out success: BC 21.7%;
@@ -50,7 +64,7 @@ export function demoCommand(program: Command): void {
     .option('--seed <n>', 'seed', intOption(0), 0)
     .option(
       '--offline-episodes <n>',
-      'offline expert episodes that seed the buffer',
+      'offline expert episodes that seed the buffer (web: 100 unless given)',
       intOption(1),
       500,
     )
@@ -62,11 +76,16 @@ export function demoCommand(program: Command): void {
     )
     .option(
       '--synthetic-iterations <n>',
-      'training iterations in the synthetic env',
+      'training iterations in the synthetic env (web: 12 unless given)',
       intOption(1),
       30,
     )
-    .option('--eval-episodes <n>', 'held-out test tasks per evaluation', intOption(1), 200)
+    .option(
+      '--eval-episodes <n>',
+      'held-out test tasks per evaluation (web: 60 unless given; the test split has 200)',
+      intOption(1),
+      200,
+    )
     .option(
       '--small-budget <n>',
       'real steps of S2R and of the same-budget real GRPO row (default B/10)',
@@ -103,6 +122,12 @@ export function demoCommand(program: Command): void {
       if (o.env === 'web' || o.env.startsWith('web:')) {
         // The non-RL-ready regime: smaller defaults, since every real step is a browser step.
         const given = (name: string) => command.getOptionValueSource(name) === 'cli';
+        const ignored = WEBSHOP_ONLY.filter(given);
+        if (ignored.length > 0) {
+          throw new ConfigError(
+            `demo --env ${o.env} does not use ${ignored.map(flag).join(', ')} (the web table trains in the synthetic env only and has one seed a run); drop ${ignored.length > 1 ? 'them' : 'it'}, and for seeds run --seed 0, --seed 1, … one after another.`,
+          );
+        }
         const result = await runWebDemo({
           sites: o.env === 'web' ? ['web:forum', 'web:store'] : [o.env],
           seed: o.seed,
