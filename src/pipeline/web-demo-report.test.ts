@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { wilson } from '../report/stats.ts';
-import type { WebDemoResult, WebDemoRow } from './web-demo.ts';
+import type { TaskOutcome, WebDemoResult, WebDemoRow } from './web-demo.ts';
 import { pairedWithBaseline, webDemoReport } from './web-demo-report.ts';
 
-const kinds = ['information', 'information', 'navigation', 'change'];
+const kinds: Array<TaskOutcome['kind']> = ['information', 'information', 'navigation', 'change'];
 function row(method: string, solved: number[], ids = ['t0', 't1', 't2', 't3']): WebDemoRow {
   return {
     site: 'web:forum',
@@ -12,7 +12,7 @@ function row(method: string, solved: number[], ids = ['t0', 't1', 't2', 't3']): 
     reward: wilson(solved.length, ids.length),
     outcomes: ids.map((taskId, i) => ({
       taskId,
-      kind: kinds[i] as string,
+      kind: kinds[i] as TaskOutcome['kind'],
       reward: solved.includes(i) ? 1 : 0,
     })),
     realInteractions: 0,

@@ -44,7 +44,7 @@ export function pairedWithBaseline(
  * then the offline data and the step-time ratio per site.
  */
 export function webDemoReport(result: WebDemoResult): string {
-  const kinds = [...WEB_TASK_KINDS, 'other'].filter((k) =>
+  const kinds = [...WEB_TASK_KINDS, 'other' as const].filter((k) =>
     result.rows.some((r) => r.outcomes.some((o) => o.kind === k)),
   );
   const byKind = result.rows.map((r) => {

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { initTf } from '../core/tf.ts';
 import { finalReward, type Trajectory } from '../core/types.ts';
-import { webTaskKind } from '../envs/web/webarena/task-kind.ts';
+import { type WebTaskKind, webTaskKind } from '../envs/web/webarena/task-kind.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { makePolicy } from '../policy/registry.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
@@ -56,8 +56,8 @@ export interface WebDemoOptions {
 /** One held-out episode's outcome: its task, the task's kind (WebArena's), the evaluator's reward. */
 export interface TaskOutcome {
   taskId: string;
-  /** `information`, `navigation` or `change` (see `webTaskKind`); `other` for a task without a WebArena config. */
-  kind: string;
+  /** WebArena's kind of the task (see `webTaskKind`); `other` for a task without a WebArena config. */
+  kind: WebTaskKind | 'other';
   reward: number;
 }
 
