@@ -61,3 +61,13 @@ export function addSiteOption(command: Command): Command {
       }
     });
 }
+
+/**
+ * Which of the options `names` (camelCase, as Commander stores them) were given on the command
+ * line, as their flags (`groupSize` → `--group-size`): for refusing options a mode does not use.
+ */
+export function flagsGiven(command: Command, names: readonly string[]): string[] {
+  return names
+    .filter((name) => command.getOptionValueSource(name) === 'cli')
+    .map((name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+}

@@ -8,7 +8,7 @@ import { runDemo } from '../../pipeline/demo.ts';
 import { costTable, demoTable, writeDemoReport } from '../../pipeline/demo-report.ts';
 import { runWebDemo } from '../../pipeline/web-demo.ts';
 import { webDemoReport, writeWebDemoReport } from '../../pipeline/web-demo-report.ts';
-import { intOption, positiveNumber } from '../options.ts';
+import { flagsGiven, intOption, positiveNumber } from '../options.ts';
 
 const WEBSHOP_TRAINER = { tasksPerIteration: 16, groupSize: 8, evalEvery: 5 };
 /**
@@ -34,8 +34,6 @@ const WEBSHOP_ONLY = [
   'ablations',
   'coEvolve',
 ];
-/** `smallBudget` → `--small-budget`. */
-const flag = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 /**
  * Web RL: groups of 8 (of 4, few groups had both a success and a failure), no entropy bonus (it
  * undid what BC had learnt). Measured on the forum, seed 0, greedy held-out success: BC 21.7%;
@@ -122,10 +120,10 @@ export function demoCommand(program: Command): void {
       if (o.env === 'web' || o.env.startsWith('web:')) {
         // The non-RL-ready regime: smaller defaults, since every real step is a browser step.
         const given = (name: string) => command.getOptionValueSource(name) === 'cli';
-        const ignored = WEBSHOP_ONLY.filter(given);
+        const ignored = flagsGiven(command, WEBSHOP_ONLY);
         if (ignored.length > 0) {
           throw new ConfigError(
-            `demo --env ${o.env} does not use ${ignored.map(flag).join(', ')} (the web table trains in the synthetic env only and has one seed a run); drop ${ignored.length > 1 ? 'them' : 'it'}, and for seeds run --seed 0, --seed 1, … one after another.`,
+            `demo --env ${o.env} does not use ${ignored.join(', ')} (the web table trains in the synthetic env only and has one seed a run); drop ${ignored.length > 1 ? 'them' : 'it'}, and for seeds run --seed 0, --seed 1, … one after another.`,
           );
         }
         const result = await runWebDemo({

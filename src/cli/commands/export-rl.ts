@@ -16,7 +16,7 @@ import {
   llmPolicyFromFlags,
   promptOptionsFromFlags,
 } from '../llm-policy-options.ts';
-import { intOption, probabilityOption, splitOption } from '../options.ts';
+import { flagsGiven, intOption, probabilityOption, splitOption } from '../options.ts';
 import { progressBar } from '../progress.ts';
 
 const EXAMPLES = `
@@ -116,10 +116,10 @@ const ROLLOUT_FLAGS = [
 
 /** `--data`: the rollout flags do not apply, and are refused so a mix-up is noticed. */
 async function fromFile(o: ExportRlFlags, command: Command): Promise<Trajectory[]> {
-  const given = ROLLOUT_FLAGS.filter((name) => command.getOptionValueSource(name) === 'cli');
+  const given = flagsGiven(command, ROLLOUT_FLAGS);
   if (given.length > 0)
     throw new ConfigError(
-      `--data exports recorded trajectories; ${given.map(flag).join(', ')} ${given.length === 1 ? 'applies' : 'apply'} only when rolling out with --env.`,
+      `--data exports recorded trajectories; ${given.join(', ')} ${given.length === 1 ? 'applies' : 'apply'} only when rolling out with --env.`,
     );
   return readTrajectories(o.data as string);
 }
@@ -168,9 +168,4 @@ async function fromRollouts(o: ExportRlFlags): Promise<Trajectory[]> {
     await writer?.abort();
     throw error;
   }
-}
-
-/** `groupSize` → `--group-size`. */
-function flag(name: string): string {
-  return `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
