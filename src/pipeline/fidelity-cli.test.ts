@@ -1,10 +1,14 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/testing/run-cli.ts';
+import { initTf } from '../core/tf.ts';
+import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 
 describe('dreamgym fidelity', () => {
+  beforeAll(initTf);
+
   it('compares household envs free-running with the explorer, which sees only what agents see', async () => {
     const out = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-'));
     const run = await runCli([
@@ -27,6 +31,38 @@ describe('dreamgym fidelity', () => {
     expect(json.freeRunning.real.successRate).toBeGreaterThan(0);
     expect(json.freeRunning.synthetic.successRate).toBeGreaterThan(0);
     expect(json.teacherForced.transitions).toBeGreaterThan(6);
+    // The synthetic episodes replayed in the real env: every one, its successes checked there.
+    const { replayed } = json.freeRunning;
+    expect(replayed.episodes).toBe(6);
+    expect(replayed.syntheticSuccesses).toBe(
+      Math.round(6 * json.freeRunning.synthetic.successRate),
+    );
+    expect(replayed.confirmed).toBeLessThanOrEqual(replayed.syntheticSuccesses);
+    expect(report).toContain("## Replayed (the synthetic episodes' actions");
+  }, 60_000);
+
+  it('plays a saved policy when --free-policy names its folder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-policy-'));
+    await new ChoicePolicy({ seed: 1 }).save(dir);
+    const out = join(dir, 'report');
+    const run = await runCli([
+      'fidelity',
+      '--env',
+      'webshop',
+      '--episodes',
+      '4',
+      '--offline-episodes',
+      '10',
+      '--free-policy',
+      dir,
+      '--out',
+      out,
+    ]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(out, 'fidelity.md'), 'utf8')).toMatch(/## Free-running \(choice/);
+    expect(
+      JSON.parse(readFileSync(join(out, 'fidelity.json'), 'utf8')).freeRunning.replayed.episodes,
+    ).toBe(4);
   }, 60_000);
 
   it('names the policies that can play an env when asked for one that cannot', async () => {

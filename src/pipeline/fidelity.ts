@@ -29,6 +29,29 @@ export interface FreeRunningReport {
   episodes: number;
   real: EpisodeStats;
   synthetic: EpisodeStats;
+  /** The synthetic episodes' actions replayed in the real env (see {@link replayInReal}). */
+  replayed: ReplayReport;
+}
+
+/** How many synthetic successes the real env confirms when it is given the very same actions. */
+export interface ReplayCounts {
+  episodes: number;
+  /** Synthetic episodes that succeeded. */
+  syntheticSuccesses: number;
+  /** Of those, the ones whose actions succeed in the real env too. */
+  confirmed: number;
+  /**
+   * Share of synthetic successes the real env does not confirm: rewards an agent trained in the
+   * synthetic env would learn from wrongly (0 when there was no synthetic success).
+   */
+  falsePositiveShare: number;
+  /** Synthetic failures whose actions succeed in the real env (rewards withheld). */
+  missed: number;
+}
+
+export interface ReplayReport extends ReplayCounts {
+  /** The same counts per kind of task, when a kind was given (WebArena's for web tasks). */
+  byKind?: Record<string, ReplayCounts>;
 }
 
 interface EpisodeStats {
@@ -96,7 +119,9 @@ export async function teacherForced({
 
 /**
  * Free-running fidelity: the same policy plays the same tasks in the real and the synthetic env;
- * compares success, reward and episode length.
+ * compares success, reward and episode length, then replays the synthetic episodes' actions in
+ * the real env ({@link replayInReal}), which tells a synthetic env that rewards the wrong actions
+ * from one whose rates merely agree.
  */
 export async function freeRunning({
   policy,
@@ -104,25 +129,74 @@ export async function freeRunning({
   syntheticEnv,
   tasks,
   seed = 0,
+  kindOf,
 }: {
   policy: Policy;
   realEnv: Env;
   syntheticEnv: Env;
   tasks: readonly Task[];
   seed?: number;
+  /** A task's kind, to break the replay down by (e.g. `webTaskKind`). */
+  kindOf?: (task: Task) => string;
 }): Promise<FreeRunningReport> {
-  const run = async (env: Env) =>
-    stats(
-      await collect({
-        env,
-        policy,
-        tasks,
-        episodes: tasks.length,
-        seed,
-        provenance: 'real-online',
-      }),
-    );
-  return { episodes: tasks.length, real: await run(realEnv), synthetic: await run(syntheticEnv) };
+  const run = (env: Env) =>
+    collect({ env, policy, tasks, episodes: tasks.length, seed, provenance: 'real-online' });
+  const real = stats(await run(realEnv));
+  const synthetic = await run(syntheticEnv);
+  return {
+    episodes: tasks.length,
+    real,
+    synthetic: stats(synthetic),
+    replayed: await replayInReal({ trajectories: synthetic, realEnv, ...(kindOf && { kindOf }) }),
+  };
+}
+
+/**
+ * Replays each synthetic episode's actions, one by one, in the real env on the same task (from
+ * the same reset seed) and counts the synthetic successes whose very actions succeed for real. A
+ * synthetic page that departs from the real one makes its later actions miss there too: that is
+ * counted against the synthetic env, as it should be. Success is {@link isSuccess} on both sides.
+ */
+export async function replayInReal({
+  trajectories,
+  realEnv,
+  kindOf,
+}: {
+  trajectories: readonly Trajectory[];
+  realEnv: Env;
+  kindOf?: (task: Task) => string;
+}): Promise<ReplayReport> {
+  const rows: Array<{ kind: string; synthetic: boolean; real: boolean }> = [];
+  for (const trajectory of trajectories) {
+    await realEnv.reset({
+      task: trajectory.task,
+      ...(trajectory.seed !== undefined && { seed: trajectory.seed }),
+    });
+    let real = false;
+    for (const { action } of trajectory.steps) {
+      const result = await realEnv.step(action);
+      real = result.terminated && result.reward >= 1;
+      if (result.terminated || result.truncated) break;
+    }
+    rows.push({ kind: kindOf?.(trajectory.task) ?? '', synthetic: isSuccess(trajectory), real });
+  }
+  const counts = (group: typeof rows): ReplayCounts => {
+    const successes = group.filter((r) => r.synthetic);
+    const confirmed = successes.filter((r) => r.real).length;
+    return {
+      episodes: group.length,
+      syntheticSuccesses: successes.length,
+      confirmed,
+      falsePositiveShare: successes.length ? 1 - confirmed / successes.length : 0,
+      missed: group.filter((r) => !r.synthetic && r.real).length,
+    };
+  };
+  if (!kindOf) return counts(rows);
+  const kinds = [...new Set(rows.map((r) => r.kind))].sort();
+  return {
+    ...counts(rows),
+    byKind: Object.fromEntries(kinds.map((k) => [k, counts(rows.filter((r) => r.kind === k))])),
+  };
 }
 
 /**

@@ -3,9 +3,16 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { readTrajectories } from '../../data/trajectory-file.ts';
+import { webTaskKind } from '../../envs/web/webarena/task-kind.ts';
 import { makeExperienceModel } from '../../pipeline/experience-model.ts';
 import { envSetup, syntheticFactory } from '../../pipeline/experiment.ts';
-import { freeRunning, type StepFidelity, teacherForced } from '../../pipeline/fidelity.ts';
+import {
+  freeRunning,
+  type ReplayCounts,
+  type StepFidelity,
+  teacherForced,
+} from '../../pipeline/fidelity.ts';
+import { loadPolicy } from '../../policy/load.ts';
 import { makePolicy } from '../../policy/registry.ts';
 import { ReplayBuffer } from '../../replay/open-buffer.ts';
 import { collect } from '../../rl/collect.ts';
@@ -15,6 +22,10 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 function fidelityRow(name: string, f: StepFidelity): string {
   return `| ${name} | ${f.transitions} | ${pct(f.exactMatch)} | ${f.editSimilarity.toFixed(3)} | ${f.actionF1.toFixed(3)} | ${f.rewardMae.toFixed(3)} | ${pct(f.terminalAccuracy)} |`;
+}
+
+function replayRow(name: string, r: ReplayCounts): string {
+  return `| ${name} | ${r.episodes} | ${r.syntheticSuccesses} | ${r.confirmed} | ${r.syntheticSuccesses ? pct(r.falsePositiveShare) : '–'} | ${r.missed} |`;
 }
 
 export function fidelityCommand(program: Command): void {
@@ -49,8 +60,8 @@ export function fidelityCommand(program: Command): void {
     .option('--k <n>', 'demonstrations per step', intOption(0), 4)
     .option('--seed <n>', 'seed of the held-out episodes', intOption(0), 9)
     .option(
-      '--free-policy <name>',
-      'policy of the free-running comparison (default: explorer for household, which sees only what an agent sees; expert otherwise)',
+      '--free-policy <name|dir>',
+      'policy of the free-running comparison and the replay: a name, or the folder of a saved policy (it samples at temperature 1, as in training) (default: explorer for household, which sees only what an agent sees; expert otherwise)',
     )
     .option(
       '--out <dir>',
@@ -64,9 +75,9 @@ export function fidelityCommand(program: Command): void {
         join('runs', `fidelity-${o.env}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
       const setup = envSetup(o.env, { trainTasks: o.offlineEpisodes + o.episodes });
       const expert = makePolicy('expert', { env: o.env, epsilon: o.epsilon });
-      const freePolicy = makePolicy(
+      const freePolicy = await loadPolicy(
         o.freePolicy ?? (o.env === 'household' ? 'explorer' : 'expert'),
-        { env: o.env, epsilon: o.epsilon },
+        { env: o.env, epsilon: o.epsilon, temperature: 1 },
       );
       const real = setup.makeReal();
       const offline = o.data
@@ -119,6 +130,7 @@ export function fidelityCommand(program: Command): void {
         syntheticEnv: syntheticFactory(setup, buffer, model, { k: o.k })(),
         tasks: heldOutTasks,
         seed: o.seed,
+        kindOf: (task) => webTaskKind(task) ?? 'all',
       });
       await buffer.close();
       const table = [
@@ -133,7 +145,16 @@ export function fidelityCommand(program: Command): void {
         `| real | ${pct(free.real.successRate)} | ${free.real.meanReward.toFixed(3)} | ${free.real.meanSteps.toFixed(1)} |`,
         `| synthetic (${model.id}) | ${pct(free.synthetic.successRate)} | ${free.synthetic.meanReward.toFixed(3)} | ${free.synthetic.meanSteps.toFixed(1)} |`,
       ].join('\n');
-      const markdown = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (expert, ε = ${o.epsilon}). Held-out: ${heldOut.length} real episodes on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${table}\n\n## Free-running (${freePolicy.id}, on the same tasks)\n\n${episodes}\n`;
+      const { byKind, ...replayedAll } = free.replayed;
+      const replayed = [
+        '| tasks | episodes | synthetic successes | confirmed by the real env | false positives | real successes the synthetic env missed |',
+        '|---|---|---|---|---|---|',
+        ...Object.entries(byKind && Object.keys(byKind).length > 1 ? byKind : {}).map(
+          ([kind, counts]) => replayRow(kind, counts),
+        ),
+        replayRow('all', replayedAll),
+      ].join('\n');
+      const markdown = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (expert, ε = ${o.epsilon}). Held-out: ${heldOut.length} real episodes on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${table}\n\n## Free-running (${freePolicy.id}, on the same tasks)\n\n${episodes}\n\n## Replayed (the synthetic episodes' actions, one by one, in the real env)\n\nA false positive is a synthetic success whose very actions fail in the real env: a reward an agent trained in the synthetic env learns from wrongly.\n\n${replayed}\n`;
       await mkdir(outDir, { recursive: true });
       await writeFile(
         join(outDir, 'fidelity.json'),
@@ -141,7 +162,7 @@ export function fidelityCommand(program: Command): void {
       );
       await writeFile(join(outDir, 'fidelity.md'), markdown);
       console.log(
-        `${table}\n\n${episodes}\n\nwrote ${join(outDir, 'fidelity.md')} and fidelity.json`,
+        `${table}\n\n${episodes}\n\n${replayed}\n\nwrote ${join(outDir, 'fidelity.md')} and fidelity.json`,
       );
     });
 }

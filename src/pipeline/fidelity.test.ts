@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import type { Observation, Step, Task, Trajectory } from '../core/types.ts';
+import type { Env, ResetOptions } from '../envs/env.ts';
+import { replayInReal } from './fidelity.ts';
+
+const task = (id: string, kind: string): Task => ({
+  id,
+  env: 'toy',
+  instruction: `solve ${id}`,
+  spec: { kind },
+  origin: 'seed',
+});
+const page = (text: string): Observation => ({ text, instruction: '' });
+
+/** The real toy env: `press [right]` then `stop []` succeeds; `stop []` alone fails; 3 steps at most. */
+class ToyEnv implements Env {
+  readonly name = 'toy';
+  readonly resets: ResetOptions[] = [];
+  private pressed = false;
+  private steps = 0;
+
+  async reset(options: ResetOptions = {}) {
+    this.resets.push(options);
+    this.pressed = false;
+    this.steps = 0;
+    return { observation: page('start'), info: { task: options.task as Task } };
+  }
+
+  async step(action: string) {
+    this.steps++;
+    if (action === 'press [right]') this.pressed = true;
+    const stop = action === 'stop []';
+    return {
+      observation: page(this.pressed ? 'pressed' : 'start'),
+      reward: stop && this.pressed ? 1 : 0,
+      terminated: stop,
+      truncated: !stop && this.steps >= 3,
+      info: {},
+    };
+  }
+
+  async close() {}
+}
+
+/** A synthetic episode: the actions, and the synthetic env's final reward and ending. */
+function episode(
+  t: Task,
+  actions: string[],
+  reward: number,
+  ending: 'terminated' | 'truncated' = 'terminated',
+): Trajectory {
+  const steps: Step[] = actions.map((action, i) => {
+    const last = i === actions.length - 1;
+    return {
+      action,
+      observation: page('synthetic'),
+      reward: last ? reward : 0,
+      terminated: last && ending === 'terminated',
+      truncated: last && ending === 'truncated',
+    };
+  });
+  return {
+    id: `${t.id}-${actions.length}`,
+    env: 'toy',
+    task: t,
+    initial: page('start'),
+    steps,
+    provenance: 'synthetic',
+    policyId: 'test',
+    seed: 7,
+    startedAt: new Date(0).toISOString(),
+    endedAt: new Date(0).toISOString(),
+  };
+}
+
+describe('replayInReal', () => {
+  it('confirms the synthetic successes whose very actions succeed for real, by kind', async () => {
+    const a = task('a', 'change');
+    const b = task('b', 'information');
+    const real = new ToyEnv();
+    const report = await replayInReal({
+      trajectories: [
+        episode(a, ['press [right]', 'stop []'], 1), // confirmed
+        episode(a, ['stop []'], 1), // a false positive: the real env wanted the press
+        episode(b, ['press [right]', 'stop []'], 0), // missed: the real env rewards it
+        episode(b, ['press [wrong]', 'stop []'], 0), // a true failure
+        // Synthetic success after the real env's step limit: the real episode ended unrewarded.
+        episode(b, ['look', 'look', 'look', 'press [right]', 'stop []'], 1),
+      ],
+      realEnv: real,
+      kindOf: (t) => String(t.spec?.kind),
+    });
+    expect(report).toMatchObject({
+      episodes: 5,
+      syntheticSuccesses: 3,
+      confirmed: 1,
+      missed: 1,
+    });
+    expect(report.falsePositiveShare).toBeCloseTo(2 / 3);
+    expect(report.byKind?.change).toEqual({
+      episodes: 2,
+      syntheticSuccesses: 2,
+      confirmed: 1,
+      falsePositiveShare: 0.5,
+      missed: 0,
+    });
+    expect(report.byKind?.information).toMatchObject({ syntheticSuccesses: 1, missed: 1 });
+    // Every replay starts the episode's own task from the episode's own seed.
+    expect(real.resets.map((r) => [r.task?.id, r.seed])).toEqual([
+      ['a', 7],
+      ['a', 7],
+      ['b', 7],
+      ['b', 7],
+      ['b', 7],
+    ]);
+  });
+
+  it('counts a truncated synthetic episode as no success, and gives no kinds without kindOf', async () => {
+    const a = task('a', 'change');
+    const report = await replayInReal({
+      trajectories: [episode(a, ['press [right]', 'stop []'], 1, 'truncated')],
+      realEnv: new ToyEnv(),
+    });
+    expect(report).toEqual({
+      episodes: 1,
+      syntheticSuccesses: 0,
+      confirmed: 0,
+      falsePositiveShare: 0,
+      missed: 1,
+    });
+  });
+});
