@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +65,35 @@ describe('dreamgym fidelity', () => {
       JSON.parse(readFileSync(join(out, 'fidelity.json'), 'utf8')).freeRunning.replayed.episodes,
     ).toBe(4);
   }, 60_000);
+
+  it('measures a web site in the browser and exits, its browser closed', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-web-'));
+    const browserTmp = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-browser-'));
+    const run = await runCli(
+      [
+        'fidelity',
+        '--env',
+        'web:forum',
+        '--episodes',
+        '3',
+        '--offline-episodes',
+        '4',
+        '--out',
+        out,
+      ],
+      110_000,
+      { TMPDIR: browserTmp },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(join(out, 'fidelity.json'), 'utf8'));
+    expect(json.freeRunning.replayed.episodes).toBe(3);
+    // Web tasks are broken down by WebArena's kind of task.
+    const kinds = Object.keys(json.freeRunning.replayed.byKind);
+    expect(kinds.length).toBeGreaterThan(0);
+    for (const kind of kinds) expect(['information', 'navigation', 'change']).toContain(kind);
+    const processes = execFileSync('ps', ['-e', '-o', 'args='], { encoding: 'utf8' });
+    expect(processes.split('\n').filter((line) => line.includes(browserTmp))).toEqual([]);
+  }, 120_000);
 
   it('names the policies that can play an env when asked for one that cannot', async () => {
     const run = await runCli(['fidelity', '--env', 'webshop', '--free-policy', 'explorer']);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { readTrajectories } from '../../data/trajectory-file.ts';
+import type { Env } from '../../envs/env.ts';
 import { webTaskKind } from '../../envs/web/webarena/task-kind.ts';
 import { makeExperienceModel } from '../../pipeline/experience-model.ts';
 import { envSetup, syntheticFactory } from '../../pipeline/experiment.ts';
@@ -80,89 +81,97 @@ export function fidelityCommand(program: Command): void {
         { env: o.env, epsilon: o.epsilon, temperature: 1 },
       );
       const real = setup.makeReal();
-      const offline = o.data
-        ? await readTrajectories(o.data)
-        : await collect({
-            env: real,
-            policy: expert,
-            tasks: setup.trainTasks.slice(0, o.offlineEpisodes),
-            episodes: o.offlineEpisodes,
-            seed: 1,
-            provenance: 'real-offline',
-          });
-      const heldOutTasks = setup.trainTasks.slice(
-        o.offlineEpisodes,
-        o.offlineEpisodes + o.episodes,
-      );
-      const heldOut = await collect({
-        env: real,
-        policy: expert,
-        tasks: heldOutTasks,
-        episodes: heldOutTasks.length,
-        seed: o.seed,
-        provenance: 'real-online',
-      });
-      const buffer = await ReplayBuffer.open();
-      await buffer.add(offline);
-      const llm = o.gguf ? { gguf: o.gguf } : { url: o.llmUrl, model: o.llmModel };
-      const model = await makeExperienceModel(
-        {
-          kind: o.model,
-          k: o.k,
-          history: true,
-          writeBack: false,
-          realShare: 1,
-          llm: { ...llm, timeoutMs: 120_000, maxConcurrency: 8 },
-        },
-        o.env,
-        buffer,
-      );
-      process.stderr.write(
-        `teacher-forced: ${heldOut.length} held-out episodes, model ${model.id}\n`,
-      );
-      const forced = await teacherForced({ model, buffer, trajectories: heldOut, k: o.k });
-      process.stderr.write(
-        `free-running: the same policy (${freePolicy.id}) in the real and the synthetic env\n`,
-      );
-      const free = await freeRunning({
-        policy: freePolicy,
-        realEnv: setup.makeReal(),
-        syntheticEnv: syntheticFactory(setup, buffer, model, { k: o.k })(),
-        tasks: heldOutTasks,
-        seed: o.seed,
-        kindOf: (task) => webTaskKind(task) ?? 'all',
-      });
-      await buffer.close();
-      const table = [
-        '| actions | transitions | next-state exact match | edit similarity | action F1 | reward MAE | terminal accuracy |',
-        '|---|---|---|---|---|---|---|',
-        fidelityRow('all', forced),
-        ...Object.entries(forced.byAction).map(([kind, f]) => fidelityRow(`\`${kind}\``, f)),
-      ].join('\n');
-      const episodes = [
-        '| env | success | mean reward | mean steps |',
-        '|---|---|---|---|',
-        `| real | ${pct(free.real.successRate)} | ${free.real.meanReward.toFixed(3)} | ${free.real.meanSteps.toFixed(1)} |`,
-        `| synthetic (${model.id}) | ${pct(free.synthetic.successRate)} | ${free.synthetic.meanReward.toFixed(3)} | ${free.synthetic.meanSteps.toFixed(1)} |`,
-      ].join('\n');
-      const { byKind, ...replayedAll } = free.replayed;
-      const replayed = [
-        '| tasks | episodes | synthetic successes | confirmed by the real env | false positives | real successes the synthetic env missed |',
-        '|---|---|---|---|---|---|',
-        ...Object.entries(byKind && Object.keys(byKind).length > 1 ? byKind : {}).map(
-          ([kind, counts]) => replayRow(kind, counts),
-        ),
-        replayRow('all', replayedAll),
-      ].join('\n');
-      const markdown = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (expert, ε = ${o.epsilon}). Held-out: ${heldOut.length} real episodes on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${table}\n\n## Free-running (${freePolicy.id}, on the same tasks)\n\n${episodes}\n\n## Replayed (the synthetic episodes' actions, one by one, in the real env)\n\nA false positive is a synthetic success whose very actions fail in the real env: a reward an agent trained in the synthetic env learns from wrongly.\n\n${replayed}\n`;
-      await mkdir(outDir, { recursive: true });
-      await writeFile(
-        join(outDir, 'fidelity.json'),
-        `${JSON.stringify({ model: model.id, teacherForced: forced, freeRunning: free }, null, 2)}\n`,
-      );
-      await writeFile(join(outDir, 'fidelity.md'), markdown);
-      console.log(
-        `${table}\n\n${episodes}\n\n${replayed}\n\nwrote ${join(outDir, 'fidelity.md')} and fidelity.json`,
-      );
+      // Closed whatever happens: a browser env left open keeps the process alive.
+      const opened: Env[] = [real];
+      try {
+        const offline = o.data
+          ? await readTrajectories(o.data)
+          : await collect({
+              env: real,
+              policy: expert,
+              tasks: setup.trainTasks.slice(0, o.offlineEpisodes),
+              episodes: o.offlineEpisodes,
+              seed: 1,
+              provenance: 'real-offline',
+            });
+        const heldOutTasks = setup.trainTasks.slice(
+          o.offlineEpisodes,
+          o.offlineEpisodes + o.episodes,
+        );
+        const heldOut = await collect({
+          env: real,
+          policy: expert,
+          tasks: heldOutTasks,
+          episodes: heldOutTasks.length,
+          seed: o.seed,
+          provenance: 'real-online',
+        });
+        const buffer = await ReplayBuffer.open();
+        await buffer.add(offline);
+        const llm = o.gguf ? { gguf: o.gguf } : { url: o.llmUrl, model: o.llmModel };
+        const model = await makeExperienceModel(
+          {
+            kind: o.model,
+            k: o.k,
+            history: true,
+            writeBack: false,
+            realShare: 1,
+            llm: { ...llm, timeoutMs: 120_000, maxConcurrency: 8 },
+          },
+          o.env,
+          buffer,
+        );
+        process.stderr.write(
+          `teacher-forced: ${heldOut.length} held-out episodes, model ${model.id}\n`,
+        );
+        const forced = await teacherForced({ model, buffer, trajectories: heldOut, k: o.k });
+        const syntheticEnv = syntheticFactory(setup, buffer, model, { k: o.k })();
+        opened.push(syntheticEnv);
+        process.stderr.write(
+          `free-running: the same policy (${freePolicy.id}) in the real and the synthetic env\n`,
+        );
+        const free = await freeRunning({
+          policy: freePolicy,
+          realEnv: real,
+          syntheticEnv,
+          tasks: heldOutTasks,
+          seed: o.seed,
+          kindOf: (task) => webTaskKind(task) ?? 'all',
+        });
+        await buffer.close();
+        const table = [
+          '| actions | transitions | next-state exact match | edit similarity | action F1 | reward MAE | terminal accuracy |',
+          '|---|---|---|---|---|---|---|',
+          fidelityRow('all', forced),
+          ...Object.entries(forced.byAction).map(([kind, f]) => fidelityRow(`\`${kind}\``, f)),
+        ].join('\n');
+        const episodes = [
+          '| env | success | mean reward | mean steps |',
+          '|---|---|---|---|',
+          `| real | ${pct(free.real.successRate)} | ${free.real.meanReward.toFixed(3)} | ${free.real.meanSteps.toFixed(1)} |`,
+          `| synthetic (${model.id}) | ${pct(free.synthetic.successRate)} | ${free.synthetic.meanReward.toFixed(3)} | ${free.synthetic.meanSteps.toFixed(1)} |`,
+        ].join('\n');
+        const { byKind, ...replayedAll } = free.replayed;
+        const replayed = [
+          '| tasks | episodes | synthetic successes | confirmed by the real env | false positives | real successes the synthetic env missed |',
+          '|---|---|---|---|---|---|',
+          ...Object.entries(byKind && Object.keys(byKind).length > 1 ? byKind : {}).map(
+            ([kind, counts]) => replayRow(kind, counts),
+          ),
+          replayRow('all', replayedAll),
+        ].join('\n');
+        const markdown = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (expert, ε = ${o.epsilon}). Held-out: ${heldOut.length} real episodes on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${table}\n\n## Free-running (${freePolicy.id}, on the same tasks)\n\n${episodes}\n\n## Replayed (the synthetic episodes' actions, one by one, in the real env)\n\nA false positive is a synthetic success whose very actions fail in the real env: a reward an agent trained in the synthetic env learns from wrongly.\n\n${replayed}\n`;
+        await mkdir(outDir, { recursive: true });
+        await writeFile(
+          join(outDir, 'fidelity.json'),
+          `${JSON.stringify({ model: model.id, teacherForced: forced, freeRunning: free }, null, 2)}\n`,
+        );
+        await writeFile(join(outDir, 'fidelity.md'), markdown);
+        console.log(
+          `${table}\n\n${episodes}\n\n${replayed}\n\nwrote ${join(outDir, 'fidelity.md')} and fidelity.json`,
+        );
+      } finally {
+        for (const env of opened) await env.close();
+      }
     });
 }
