@@ -65,12 +65,19 @@ export function fidelityCommand(program: Command): void {
       'policy of the free-running comparison and the replay: a name, or the folder of a saved policy (it samples at temperature 1, as in training) (default: explorer for household, which sees only what an agent sees; expert otherwise)',
     )
     .option(
+      '--free-tasks <which>',
+      "tasks of the free-running comparison and the replay: held-out (tasks the offline data never saw) or offline (the offline data's own tasks, DreamGym's seed tasks)",
+      'held-out',
+    )
+    .option(
       '--out <dir>',
       'where fidelity.json and fidelity.md go (default runs/fidelity-<env>-<time>)',
     )
     .action(async (o) => {
       if (o.model !== 'llm-free' && o.model !== 'llm')
         throw new ConfigError(`--model must be llm-free or llm, got "${o.model}".`);
+      if (o.freeTasks !== 'held-out' && o.freeTasks !== 'offline')
+        throw new ConfigError(`--free-tasks must be held-out or offline, got "${o.freeTasks}".`);
       const outDir =
         o.out ??
         join('runs', `fidelity-${o.env}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
@@ -134,7 +141,10 @@ export function fidelityCommand(program: Command): void {
           policy: freePolicy,
           realEnv: real,
           syntheticEnv,
-          tasks: heldOutTasks,
+          tasks:
+            o.freeTasks === 'offline'
+              ? [...new Map(offline.map((t) => [t.task.id, t.task])).values()]
+              : heldOutTasks,
           seed: o.seed,
           kindOf: (task) => webTaskKind(task) ?? 'all',
         });
@@ -160,7 +170,7 @@ export function fidelityCommand(program: Command): void {
           ),
           replayRow('all', replayedAll),
         ].join('\n');
-        const markdown = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (expert, ε = ${o.epsilon}). Held-out: ${heldOut.length} real episodes on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${table}\n\n## Free-running (${freePolicy.id}, on the same tasks)\n\n${episodes}\n\n## Replayed (the synthetic episodes' actions, one by one, in the real env)\n\nA false positive is a synthetic success whose very actions fail in the real env: a reward an agent trained in the synthetic env learns from wrongly.\n\n${replayed}\n`;
+        const markdown = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (expert, ε = ${o.epsilon}). Held-out: ${heldOut.length} real episodes on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${table}\n\n## Free-running (${freePolicy.id}, on ${o.freeTasks === 'offline' ? "the offline data's own tasks" : 'the same held-out tasks'})\n\n${episodes}\n\n## Replayed (the synthetic episodes' actions, one by one, in the real env)\n\nA false positive is a synthetic success whose very actions fail in the real env: a reward an agent trained in the synthetic env learns from wrongly.\n\n${replayed}\n`;
         await mkdir(outDir, { recursive: true });
         await writeFile(
           join(outDir, 'fidelity.json'),
