@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/testing/run-cli.ts';
 import { initTf } from '../core/tf.ts';
+import { findChromium } from '../envs/web/browser/chromium.ts';
+import { browserLeftovers, browserTmpDir } from '../envs/web/testing/browser-leftovers.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 
 describe('dreamgym fidelity', () => {
@@ -67,8 +68,9 @@ describe('dreamgym fidelity', () => {
   }, 60_000);
 
   it('measures a web site in the browser and exits, its browser closed', async () => {
+    findChromium();
     const out = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-web-'));
-    const browserTmp = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-browser-'));
+    const browserTmp = browserTmpDir();
     const run = await runCli(
       [
         'fidelity',
@@ -91,8 +93,7 @@ describe('dreamgym fidelity', () => {
     const kinds = Object.keys(json.freeRunning.replayed.byKind);
     expect(kinds.length).toBeGreaterThan(0);
     for (const kind of kinds) expect(['information', 'navigation', 'change']).toContain(kind);
-    const processes = execFileSync('ps', ['-e', '-o', 'args='], { encoding: 'utf8' });
-    expect(processes.split('\n').filter((line) => line.includes(browserTmp))).toEqual([]);
+    expect(browserLeftovers(browserTmp)).toEqual({ processes: [], profiles: [] });
   }, 120_000);
 
   it('names the policies that can play an env when asked for one that cannot', async () => {

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findChromium } from '../../envs/web/browser/chromium.ts';
+import { browserLeftovers, browserTmpDir } from '../../envs/web/testing/browser-leftovers.ts';
 import { FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { runCli } from '../testing/run-cli.ts';
 
@@ -35,9 +35,7 @@ describe('dreamgym quality', () => {
     // No browser is a failure naming the fix (BrowserNotFoundError), never a skip.
     findChromium();
     const out = mkdtempSync(join(tmpdir(), 'dreamgym-quality-web-'));
-    // Playwright puts the browser's profile under the child's TMPDIR: a browser left running
-    // would still name that directory on its command line.
-    const browserTmp = mkdtempSync(join(tmpdir(), 'dreamgym-quality-browser-'));
+    const browserTmp = browserTmpDir();
     const run = await runCli(
       [
         'quality',
@@ -68,10 +66,7 @@ describe('dreamgym quality', () => {
     expect(json.rows[0].proxies.consistency.units).toBeGreaterThan(0);
     expect(json.rows[0].proxies.consistency.mean).toBe(1);
     expect(json.vocabulary).toBeGreaterThan(10);
-    const processes = execFileSync('ps', ['-e', '-o', 'args='], { encoding: 'utf8' });
-    expect(processes.split('\n').filter((line) => line.includes(browserTmp))).toEqual([]);
-    // Playwright removes the profile (`playwright_chromiumdev_profile-…`) when it closes the browser.
-    expect(readdirSync(browserTmp).filter((name) => name.startsWith('playwright'))).toEqual([]);
+    expect(browserLeftovers(browserTmp)).toEqual({ processes: [], profiles: [] });
   }, 120_000);
 
   it('names the envs with a lens, and asks for both judge flags', async () => {
