@@ -8,9 +8,11 @@ import { webTaskKind } from '../../envs/web/webarena/task-kind.ts';
 import { makeExperienceModel } from '../../pipeline/experience-model.ts';
 import { envSetup, syntheticFactory } from '../../pipeline/experiment.ts';
 import {
+  type FreeRunningReport,
   freeRunning,
   type ReplayCounts,
   type StepFidelity,
+  type TeacherForcedReport,
   teacherForced,
 } from '../../pipeline/fidelity.ts';
 import { loadPolicy } from '../../policy/load.ts';
@@ -23,6 +25,36 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 function fidelityRow(name: string, f: StepFidelity): string {
   return `| ${name} | ${f.transitions} | ${pct(f.exactMatch)} | ${f.editSimilarity.toFixed(3)} | ${f.actionF1.toFixed(3)} | ${f.rewardMae.toFixed(3)} | ${pct(f.terminalAccuracy)} |`;
+}
+
+/** The report's three tables: teacher-forced by action kind, free-running, replayed by task kind. */
+function fidelityTables(
+  modelId: string,
+  forced: TeacherForcedReport,
+  free: FreeRunningReport,
+): { table: string; episodes: string; replayed: string } {
+  const table = [
+    '| actions | transitions | next-state exact match | edit similarity | action F1 | reward MAE | terminal accuracy |',
+    '|---|---|---|---|---|---|---|',
+    fidelityRow('all', forced),
+    ...Object.entries(forced.byAction).map(([kind, f]) => fidelityRow(`\`${kind}\``, f)),
+  ].join('\n');
+  const episodes = [
+    '| env | success | mean reward | mean steps |',
+    '|---|---|---|---|',
+    `| real | ${pct(free.real.successRate)} | ${free.real.meanReward.toFixed(3)} | ${free.real.meanSteps.toFixed(1)} |`,
+    `| synthetic (${modelId}) | ${pct(free.synthetic.successRate)} | ${free.synthetic.meanReward.toFixed(3)} | ${free.synthetic.meanSteps.toFixed(1)} |`,
+  ].join('\n');
+  // One kind (webshop, household: no kinds) needs no row of its own beside `all`.
+  const { byKind = {}, ...all } = free.replayed;
+  const kinds = Object.keys(byKind).length > 1 ? Object.entries(byKind) : [];
+  const replayed = [
+    '| tasks | episodes | synthetic successes | confirmed by the real env | false positives | real successes the synthetic env missed |',
+    '|---|---|---|---|---|---|',
+    ...kinds.map(([kind, counts]) => replayRow(kind, counts)),
+    replayRow('all', all),
+  ].join('\n');
+  return { table, episodes, replayed };
 }
 
 function replayRow(name: string, r: ReplayCounts): string {
@@ -149,27 +181,7 @@ export function fidelityCommand(program: Command): void {
           kindOf: (task) => webTaskKind(task) ?? 'all',
         });
         await buffer.close();
-        const table = [
-          '| actions | transitions | next-state exact match | edit similarity | action F1 | reward MAE | terminal accuracy |',
-          '|---|---|---|---|---|---|---|',
-          fidelityRow('all', forced),
-          ...Object.entries(forced.byAction).map(([kind, f]) => fidelityRow(`\`${kind}\``, f)),
-        ].join('\n');
-        const episodes = [
-          '| env | success | mean reward | mean steps |',
-          '|---|---|---|---|',
-          `| real | ${pct(free.real.successRate)} | ${free.real.meanReward.toFixed(3)} | ${free.real.meanSteps.toFixed(1)} |`,
-          `| synthetic (${model.id}) | ${pct(free.synthetic.successRate)} | ${free.synthetic.meanReward.toFixed(3)} | ${free.synthetic.meanSteps.toFixed(1)} |`,
-        ].join('\n');
-        const { byKind, ...replayedAll } = free.replayed;
-        const replayed = [
-          '| tasks | episodes | synthetic successes | confirmed by the real env | false positives | real successes the synthetic env missed |',
-          '|---|---|---|---|---|---|',
-          ...Object.entries(byKind && Object.keys(byKind).length > 1 ? byKind : {}).map(
-            ([kind, counts]) => replayRow(kind, counts),
-          ),
-          replayRow('all', replayedAll),
-        ].join('\n');
+        const { table, episodes, replayed } = fidelityTables(model.id, forced, free);
         const markdown = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (expert, ε = ${o.epsilon}). Held-out: ${heldOut.length} real episodes on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${table}\n\n## Free-running (${freePolicy.id}, on ${o.freeTasks === 'offline' ? "the offline data's own tasks" : 'the same held-out tasks'})\n\n${episodes}\n\n## Replayed (the synthetic episodes' actions, one by one, in the real env)\n\nA false positive is a synthetic success whose very actions fail in the real env: a reward an agent trained in the synthetic env learns from wrongly.\n\n${replayed}\n`;
         await mkdir(outDir, { recursive: true });
         await writeFile(
