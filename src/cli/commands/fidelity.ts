@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
+import type { Task } from '../../core/types.ts';
 import { readTrajectories } from '../../data/trajectory-file.ts';
 import type { Env } from '../../envs/env.ts';
 import { webTaskKind } from '../../envs/web/webarena/task-kind.ts';
@@ -45,7 +46,7 @@ function fidelityTables(
     `| real | ${pct(free.real.successRate)} | ${free.real.meanReward.toFixed(3)} | ${free.real.meanSteps.toFixed(1)} |`,
     `| synthetic (${modelId}) | ${pct(free.synthetic.successRate)} | ${free.synthetic.meanReward.toFixed(3)} | ${free.synthetic.meanSteps.toFixed(1)} |`,
   ].join('\n');
-  // One kind (webshop, household: no kinds) needs no row of its own beside `all`.
+  // A single kind needs no row of its own beside `all`.
   const { byKind = {}, ...all } = free.replayed;
   const kinds = Object.keys(byKind).length > 1 ? Object.entries(byKind) : [];
   const replayed = [
@@ -169,16 +170,19 @@ export function fidelityCommand(program: Command): void {
         process.stderr.write(
           `free-running: the same policy (${freePolicy.id}) in the real and the synthetic env\n`,
         );
+        const freeTasks =
+          o.freeTasks === 'offline'
+            ? [...new Map(offline.map((t) => [t.task.id, t.task])).values()]
+            : heldOutTasks;
+        // WebArena tasks have kinds to break the replay down by; webshop's and household's none.
+        const kinded = freeTasks.every((task) => webTaskKind(task) !== undefined);
         const free = await freeRunning({
           policy: freePolicy,
           realEnv: real,
           syntheticEnv,
-          tasks:
-            o.freeTasks === 'offline'
-              ? [...new Map(offline.map((t) => [t.task.id, t.task])).values()]
-              : heldOutTasks,
+          tasks: freeTasks,
           seed: o.seed,
-          kindOf: (task) => webTaskKind(task) ?? 'all',
+          ...(kinded && { kindOf: (task: Task) => webTaskKind(task) as string }),
         });
         await buffer.close();
         const { table, episodes, replayed } = fidelityTables(model.id, forced, free);
