@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the browser and database tests need on a Debian machine, when it is missing:
-# Chromium (the web envs drive it through playwright-core) and PostgreSQL's server.
+# Installs what the browser, database and Python tests need on a Debian machine, when it is missing:
+# Chromium (the web envs drive it through playwright-core), PostgreSQL's server, and a Python venv
+# (.venv/, from python/requirements-test.txt) for the OpenEnv-protocol server and the client package.
 # Says what it did. Elsewhere, install Chromium yourself (`npx playwright install chromium`) or
 # set DREAMGYM_CHROMIUM to a Chromium/Chrome executable.
 set -euo pipefail
@@ -19,8 +20,31 @@ else
   missing+=(postgresql)
 fi
 
+setup_venv() {
+  local venv=.venv req=python/requirements-test.txt stamp
+  stamp="$(cat "$req" python/pyproject.toml 2>/dev/null | sha256sum | cut -d' ' -f1)"
+  if [[ -x "$venv/bin/python" ]] && [[ "$(cat "$venv/.installed" 2>/dev/null)" == "$stamp" ]]; then
+    echo "setup: Python venv: up to date ($venv)"
+    return
+  fi
+  if ! command -v python3 >/dev/null 2>&1; then
+    echo "setup: python3 is missing; install it (apt-get install -y python3 python3-venv) and run npm run setup again." >&2
+    exit 1
+  fi
+  echo "setup: Python venv: installing $req into $venv…"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$req"
+  if [[ -f python/pyproject.toml ]]; then
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -e python
+  fi
+  echo "$stamp" > "$venv/.installed"
+  echo "setup: Python venv: ready ($venv/bin/python)"
+}
+cd "$(dirname "$0")/.."
+
 if [[ ${#missing[@]} -eq 0 ]]; then
-  echo "setup: nothing to install"
+  echo "setup: system packages: nothing to install"
+  setup_venv
   exit 0
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
@@ -39,3 +63,4 @@ echo "setup: installing ${missing[*]} from Debian's packages (apt-get)…"
 "${sudo[@]}" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "setup: installed ${missing[*]}"
+setup_venv

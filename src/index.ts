@@ -78,6 +78,7 @@ export { OpenAiEmbedder, type OpenAiEmbedderOptions } from './embed/openai-embed
 export type {
   Env,
   EnvEntry,
+  EnvExpert,
   EnvOptions,
   ResetInfo,
   ResetOptions,
@@ -86,7 +87,20 @@ export type {
   TaskSource,
   TaskSplit,
 } from './envs/env.ts';
-export { ENVS, envEntry } from './envs/registry.ts';
+export {
+  isModuleRef,
+  loadModuleEntry,
+  type ModuleEnvEntry,
+  type ModuleRef,
+} from './envs/module-entry.ts';
+export type { ObservationFacts, QualityLens } from './envs/quality-lens.ts';
+export {
+  ENVS,
+  envEntry,
+  loadedEnvModules,
+  registerEnv,
+  resolveEnvRef,
+} from './envs/registry.ts';
 export { RecordEpisodes, type RecordEpisodesOptions } from './envs/wrappers/record-episodes.ts';
 export { TimeLimit } from './envs/wrappers/time-limit.ts';
 export type {
@@ -147,7 +161,6 @@ export {
   judgeMessages,
   RUBRIC,
 } from './pipeline/quality/judge.ts';
-export type { ObservationFacts, QualityLens } from './pipeline/quality/lens.ts';
 export { lensFor } from './pipeline/quality/lenses.ts';
 export {
   consistencyChecks,
@@ -179,7 +192,7 @@ export type {
   RecordedDecision,
   TrainablePolicy,
 } from './policy/policy.ts';
-export { makePolicy, POLICY_NAMES, type PolicyOptions } from './policy/registry.ts';
+export { hasExpert, makePolicy, POLICY_NAMES, type PolicyOptions } from './policy/registry.ts';
 export type { AnnOptions } from './replay/ann-index.ts';
 export {
   BufferConnectionError,

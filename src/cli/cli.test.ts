@@ -72,7 +72,7 @@ describe('dreamgym CLI', () => {
       '/tmp/never.jsonl',
     ]);
     expect(badPolicy.stderr).toMatch(
-      /unknown policy "oracle"; available: expert, explorer, random, llm/,
+      /"oracle" is neither a policy name \(expert, explorer, random, llm\) nor a folder with a saved policy/,
     );
     // The web table has no real-RL budget and one seed a run: such options are refused, not ignored.
     const webSeeds = dreamgym(['demo', '--env', 'web', '--seeds', '3', '--budget', '5000']);

@@ -1,5 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { DreamGymError } from '../core/errors.ts';
+import { isModuleRef } from '../envs/module-entry.ts';
+import { resolveEnvRef } from '../envs/registry.ts';
 import { annotateCommand } from './commands/annotate.ts';
 import { bufferCommand } from './commands/buffer.ts';
 import { collectCommand } from './commands/collect.ts';
@@ -54,6 +56,15 @@ for (const register of [
   register(program);
 }
 llmCommand(program);
+// A user's env module (`--env ./my-env.ts`, `synthetic:./my-env.ts`, `module:PATH#export`) is loaded
+// once, before the command runs; the option then holds the env's family name, which every command
+// resolves like a built-in's. A served env's worker processes run this same CLI and load it too.
+program.hook('preAction', async (_, action) => {
+  const env: unknown = action.opts().env;
+  if (typeof env === 'string' && isModuleRef(env.replace(/^synthetic:/, ''))) {
+    action.setOptionValue('env', await resolveEnvRef(env));
+  }
+});
 
 try {
   await program.parseAsync(process.argv);

@@ -1,4 +1,6 @@
-import type { Observation, StepInfo, Task } from '../core/types.ts';
+import type { Rng } from '../core/rng.ts';
+import type { Observation, Step, StepInfo, Task } from '../core/types.ts';
+import type { QualityLens } from './quality-lens.ts';
 
 /**
  * The environment contract: async and Gymnasium-shaped, with named fields instead of tuples.
@@ -77,8 +79,18 @@ export interface EnvOptions {
   catalogSize?: number;
 }
 
-/** A named env's recipe in the registry: how to make it and its task splits. */
+/**
+ * An env's recipe: how to make it and its task splits, and optionally a scripted expert and a
+ * quality lens. The built-ins are entries; so is a user's module (`--env ./my-env.ts` exports one),
+ * an OpenEnv, AgentGym or MCP server, and WebArena configs: every command takes any of them.
+ */
 export interface EnvEntry {
+  /**
+   * The env family its envs report as `Env.name` and its tasks carry as `Task.env` (what the
+   * replay buffer files episodes under). Built-ins are named by the registry; a user's module
+   * should set it (else it is read from a made env's `name`).
+   */
+  name?: string;
   description: string;
   /** The step limit `make` applies unless `options.maxSteps` says otherwise. */
   maxSteps: number;
@@ -91,4 +103,27 @@ export interface EnvEntry {
    * server does not expose, so they cannot play there.
    */
   remote?: boolean;
+  /**
+   * A scripted expert, for collecting offline data (`collect --policy expert`); optional: offline
+   * data may come from a file, a random or saved policy, or an LLM instead. `epsilon` is its
+   * mistake rate.
+   */
+  expert?: (options: { epsilon: number }) => EnvExpert;
+  /** How the quality proxies read this env's observations (`dreamgym quality`); optional. */
+  lens?: QualityLens;
+}
+
+/**
+ * What a scripted expert is: dreamgym's `Policy` contract, restated here because envs sit below
+ * policies (any `Policy` fits). It may read `context.task.spec`, the hidden goal, which is why
+ * experts cannot play remote envs.
+ */
+export interface EnvExpert {
+  /** Recorded as the trajectory's `policyId`, e.g. `expert(eps=0.3)`. */
+  readonly id: string;
+  /** The next action for the observation. */
+  act(
+    observation: Observation,
+    context: { task: Task; history: readonly Step[]; rng: Rng },
+  ): Promise<{ action: string; reasoning?: string }>;
 }

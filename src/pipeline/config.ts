@@ -1,7 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.ts';
+import type { EnvEntry } from '../envs/env.ts';
+import { isModuleRef, MODULE_PREFIX, parseModuleRef } from '../envs/module-entry.ts';
+import { registerEnv, resolveEnvRef } from '../envs/registry.ts';
 
 const LlmConfig = z.strictObject({
   /** OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (vLLM). */
@@ -17,14 +21,40 @@ const LlmConfig = z.strictObject({
 /** Share of real demonstrations when co-evolving: round(0.75 · k) of k = 4 real, one synthetic. */
 export const DEFAULT_REAL_SHARE = 0.75;
 
+/** An entry handed over in code (`runPipeline({ env: entry, … })`): it must carry its name. */
+const EntryInCode = z.custom<EnvEntry & { name: string }>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as EnvEntry).make === 'function' &&
+    typeof (value as EnvEntry).name === 'string',
+  'an env entry in code needs name, make, tasks, maxSteps and description',
+);
+
 /** The `dreamgym run` config: every field has a default; unknown fields are errors. */
 export const RunConfig = z.strictObject({
-  env: z.string().default('webshop'),
+  /**
+   * The env: a name (`webshop`, `web:forum`, `agentgym:NAME@URL`, a module path `./my-env.ts`),
+   * `{ module: PATH, export?: NAME }` for a user's module (PATH relative to the config file), or,
+   * in code, an `EnvEntry` with a `name`.
+   */
+  env: z
+    .union([
+      z.string().min(1),
+      z.strictObject({ module: z.string().min(1), export: z.string().min(1).optional() }),
+      EntryInCode,
+    ])
+    .default('webshop'),
   seed: z.number().int().nonnegative().default(0),
   offline: z
     .strictObject({
       /** Use this trajectory JSONL as the offline data instead of collecting it. */
       data: z.string().optional(),
+      /**
+       * Who collects the offline data when `data` is not given: `expert` (the env's scripted
+       * expert, with mistake rate `epsilon`), `random`, `llm`, or a saved policy's folder.
+       */
+      policy: z.string().min(1).default('expert'),
       episodes: z.number().int().positive().default(500),
       epsilon: z.number().min(0).max(1).default(0.3),
     })
@@ -95,11 +125,14 @@ export async function loadRunConfig(path: string): Promise<RunConfig> {
       `${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
     );
   }
-  return parseRunConfig(raw ?? {}, path);
+  return parseRunConfig(raw ?? {}, path, dirname(resolve(path)));
 }
 
-/** Validates a run config object (from JSON or YAML), naming the first wrong field and its fix. */
-export function parseRunConfig(raw: unknown, source = 'config'): RunConfig {
+/**
+ * Validates a run config object (from JSON or YAML), naming the first wrong field and its fix.
+ * `baseDir` (the config file's folder) resolves a user's env module path.
+ */
+export function parseRunConfig(raw: unknown, source = 'config', baseDir?: string): RunConfig {
   const parsed = RunConfig.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
@@ -108,6 +141,13 @@ export function parseRunConfig(raw: unknown, source = 'config'): RunConfig {
     throw new ConfigError(`${source}: ${problems.join('; ')}`);
   }
   const config = parsed.data;
+  // A module path is relative to the config file that names it, not to wherever the run starts.
+  if (baseDir !== undefined && typeof config.env === 'string' && isModuleRef(config.env)) {
+    const { path, exportName } = parseModuleRef(config.env, baseDir);
+    config.env = { module: path, ...(exportName !== undefined && { export: exportName }) };
+  } else if (baseDir !== undefined && typeof config.env === 'object' && 'module' in config.env) {
+    config.env = { ...config.env, module: resolve(baseDir, config.env.module) };
+  }
   if (config.experienceModel.kind === 'llm') {
     const llm = config.experienceModel.llm;
     if (!llm || (!llm.gguf && !(llm.url && llm.model))) {
@@ -117,4 +157,14 @@ export function parseRunConfig(raw: unknown, source = 'config'): RunConfig {
     }
   }
   return config;
+}
+
+/**
+ * The name the rest of a run knows its env by: a string ref is resolved (a module path loaded and
+ * registered), `{ module, export }` loaded, an entry in code registered under its `name`.
+ */
+export async function resolveRunEnv(env: RunConfig['env']): Promise<string> {
+  if (typeof env === 'string') return resolveEnvRef(env);
+  if ('make' in env) return registerEnv(env);
+  return resolveEnvRef(`${MODULE_PREFIX}${env.module}${env.export ? `#${env.export}` : ''}`);
 }

@@ -5,6 +5,7 @@ import { RecordEpisodes } from '../envs/wrappers/record-episodes.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
 import type { ExperienceModel } from '../experience/experience-model.ts';
 import { SyntheticEnv } from '../experience/synthetic-env.ts';
+import type { Policy } from '../policy/policy.ts';
 import { makePolicy } from '../policy/registry.ts';
 import type { ReplayBuffer } from '../replay/replay-buffer.ts';
 import { type Estimate, meanInterval, wilson } from '../report/stats.ts';
@@ -22,7 +23,7 @@ export interface EnvSetup {
   maxEpisodeSteps: number;
 }
 
-/** A built-in env family's real env, its train and test tasks and its step limit. */
+/** An env's real env, its train and test tasks and its step limit (any name `envEntry` knows). */
 export function envSetup(name: string, { trainTasks = 1000, testTasks = 200 } = {}): EnvSetup {
   const entry = envEntry(name);
   return {
@@ -35,18 +36,23 @@ export function envSetup(name: string, { trainTasks = 1000, testTasks = 200 } = 
 }
 
 /**
- * Offline real data as DreamGym starts from: the scripted expert with mistake rate ε on the first
- * `episodes` train tasks (demonstrations a person might have recorded).
+ * Offline real data as DreamGym starts from: the scripted expert with mistake rate ε (or the given
+ * `policy`) on the first `episodes` train tasks (demonstrations a person might have recorded).
  */
 export async function offlineData(
   setup: EnvSetup,
-  { episodes, epsilon, seed }: { episodes: number; epsilon: number; seed: number },
+  {
+    episodes,
+    epsilon = 0,
+    seed,
+    policy,
+  }: { episodes: number; epsilon?: number; seed: number; policy?: Policy },
 ): Promise<Trajectory[]> {
   const env = setup.makeReal();
   try {
     return await collect({
       env,
-      policy: makePolicy('expert', { env: setup.name, epsilon }),
+      policy: policy ?? makePolicy('expert', { env: setup.name, epsilon }),
       tasks: setup.trainTasks.slice(0, episodes),
       episodes,
       seed,

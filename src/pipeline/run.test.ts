@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,5 +45,35 @@ describe('runPipeline co-evolves by default', () => {
     };
     expect(await synthetic({})).toBe(2 * 2 * 2);
     expect(await synthetic({ writeBack: false, realShare: 1 })).toBe(0);
+  }, 60_000);
+});
+
+describe('runPipeline with an env of the caller', () => {
+  it('takes an EnvEntry in code, collecting offline data with the policy the config names', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'dg-run-')), 'run');
+    const entry = (await import('../envs/testing/lamps-module.ts')).bareLamps;
+    const base = {
+      offline: { episodes: 10 },
+      train: { iterations: 1, tasksPerIteration: 2, groupSize: 2, epochs: 1 },
+      evaluation: { episodes: 4, every: 0 },
+    };
+    // No expert on this entry: the default offline policy says what to set instead.
+    await expect(runPipeline(parseRunConfig({ ...base, env: entry }), dir)).rejects.toThrow(
+      /"lamps-bare" has no scripted expert .*offline\.data .*offline\.policy/,
+    );
+    expect(existsSync(dir)).toBe(false);
+    const config = parseRunConfig({
+      ...base,
+      env: entry,
+      offline: { episodes: 10, policy: 'random' },
+    });
+    await runPipeline(config, dir);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).env).toBe('lamps-bare');
+    const buffer = SqliteReplayBuffer.open({ path: join(dir, 'buffer.db') });
+    try {
+      expect(Object.keys((await buffer.stats()).byEnv)).toEqual(['lamps-bare']);
+    } finally {
+      await buffer.close();
+    }
   }, 60_000);
 });

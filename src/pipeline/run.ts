@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ConfigError } from '../core/errors.ts';
 import { initTf } from '../core/tf.ts';
 import type { Trajectory } from '../core/types.ts';
 import { Curriculum } from '../curriculum/curriculum.ts';
@@ -10,10 +11,12 @@ import { TaskPool } from '../curriculum/task-pool.ts';
 import { readTrajectories, TrajectoryFileNotFoundError } from '../data/trajectory-file.ts';
 import { globalLlmStats } from '../llm/stats.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
+import { loadPolicy } from '../policy/load.ts';
+import { hasExpert } from '../policy/registry.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { formatMean, formatRate } from '../report/stats.ts';
 import { type TaskSchedule, train } from '../rl/trainer.ts';
-import type { RunConfig } from './config.ts';
+import { type RunConfig, resolveRunEnv } from './config.ts';
 import { makeExperienceModel, makeLlmClient } from './experience-model.ts';
 import {
   type EnvSetup,
@@ -77,16 +80,31 @@ export async function runPipeline(
   };
   // What can be checked before the run starts is checked before the run folder gets anything:
   // a run that cannot start leaves no config.json, versions.json or empty folder behind.
-  const setup = envSetup(config.env, { testTasks: config.evaluation.episodes });
+  const env = await resolveRunEnv(config.env);
+  const setup = envSetup(env, { testTasks: config.evaluation.episodes });
   if (config.offline.data && !existsSync(config.offline.data))
     throw new TrajectoryFileNotFoundError(config.offline.data);
+  if (!config.offline.data && config.offline.policy === 'expert' && !hasExpert(env)) {
+    throw new ConfigError(
+      `env "${env}" has no scripted expert to collect the offline data: set offline.data to a trajectory file (dreamgym collect --policy random|llm|DIR, or dreamgym buffer import of transcripts, then buffer export), or offline.policy to random, llm or a saved policy's folder.`,
+    );
+  }
+  const offlinePolicy = config.offline.data
+    ? undefined
+    : await loadPolicy(config.offline.policy, {
+        env,
+        epsilon: config.offline.epsilon,
+        temperature: 1,
+      });
   // In LLM mode one client serves the experience model and the curriculum's task generator.
   const llm =
     config.experienceModel.kind === 'llm' && config.experienceModel.llm
       ? await makeLlmClient(config.experienceModel.llm)
       : undefined;
   await mkdir(runDir, { recursive: true });
-  await writeFile(join(runDir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  // An entry handed over in code is recorded by its name (its functions do not serialize).
+  const recorded = { ...config, env: 'make' in Object(config.env) ? env : config.env };
+  await writeFile(join(runDir, 'config.json'), `${JSON.stringify(recorded, null, 2)}\n`);
   await writeFile(join(runDir, 'versions.json'), `${JSON.stringify(versions(), null, 2)}\n`);
 
   const offline: Trajectory[] = await stage('offline data', () =>
@@ -94,7 +112,7 @@ export async function runPipeline(
       ? readTrajectories(config.offline.data)
       : offlineData(setup, {
           episodes: config.offline.episodes,
-          epsilon: config.offline.epsilon,
+          ...(offlinePolicy !== undefined && { policy: offlinePolicy }),
           seed: config.seed,
         }),
   );
@@ -103,7 +121,7 @@ export async function runPipeline(
   try {
     await stage('replay buffer', () => buffer.add(offline));
     const model = await stage('experience model', () =>
-      makeExperienceModel(config.experienceModel, config.env, buffer, llm),
+      makeExperienceModel(config.experienceModel, env, buffer, llm),
     );
     const policy = new ChoicePolicy({ seed: config.seed });
     const trainerConfig = {
@@ -200,7 +218,7 @@ export async function runPipeline(
     await policy.save(join(runDir, 'policy'));
     summary.llm = globalLlmStats.snapshot();
     await writeFile(join(runDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-    await writeFile(join(runDir, 'report.md'), runReport(config, summary));
+    await writeFile(join(runDir, 'report.md'), runReport(env, config, summary));
     return summary;
   } finally {
     pool?.close();
@@ -208,10 +226,10 @@ export async function runPipeline(
   }
 }
 
-function runReport(config: RunConfig, s: RunSummary): string {
+function runReport(env: string, config: RunConfig, s: RunSummary): string {
   const row = (name: string, e: Evaluation) =>
     `| ${name} | ${formatRate(e.success)} | ${formatMean(e.reward)} | ${e.meanSteps.toFixed(1)} |`;
-  return `# dreamgym run: ${config.env}
+  return `# dreamgym run: ${env}
 
 | policy | held-out success [95% CI] | mean reward | mean steps |
 |---|---|---|---|

@@ -1,4 +1,5 @@
 import { ConfigError } from '../core/errors.ts';
+import { envEntry } from '../envs/registry.ts';
 import { ForumExpert } from './experts/forum-expert.ts';
 import { HouseholdExpert } from './experts/household-expert.ts';
 import { HouseholdExplorer } from './experts/household-explorer.ts';
@@ -28,12 +29,12 @@ const EXPERTS: Record<string, (o: PolicyOptions) => Policy> = {
 const POLICIES: Record<string, (o: PolicyOptions) => Policy> = {
   expert: (o) => {
     const make = EXPERTS[o.env];
-    if (!make) {
-      throw new ConfigError(
-        `no scripted expert for env "${o.env}"; experts exist for: ${Object.keys(EXPERTS).join(', ')}.`,
-      );
-    }
-    return make(o);
+    if (make) return make(o);
+    const entry = envEntry(o.env);
+    if (entry.expert) return entry.expert({ epsilon: o.epsilon ?? 0 });
+    throw new ConfigError(
+      `env "${o.env}" has no scripted expert (its entry exports none; built-in experts: ${Object.keys(EXPERTS).join(', ')}). Offline data can come from another policy instead: random, llm (--llm-url, --llm-model) or a saved policy's folder, or from a file (--data FILE, e.g. transcripts brought in with dreamgym buffer import).`,
+    );
   },
   explorer: (o) => {
     if (o.env !== 'household') {
@@ -53,6 +54,11 @@ const POLICIES: Record<string, (o: PolicyOptions) => Policy> = {
     return new LlmPolicy(o.llmPolicy);
   },
 };
+
+/** True when `env` has a scripted expert (built in, or on its entry). */
+export function hasExpert(env: string): boolean {
+  return env in EXPERTS || envEntry(env).expert !== undefined;
+}
 
 /** The names `makePolicy` knows. */
 export const POLICY_NAMES = Object.keys(POLICIES);

@@ -3,7 +3,8 @@ import { ConfigError } from '../../core/errors.ts';
 import { percent, summarize } from '../../data/summary.ts';
 import { TrajectoryWriter } from '../../data/trajectory-file.ts';
 import { envEntry } from '../../envs/registry.ts';
-import { makePolicy, POLICY_NAMES } from '../../policy/registry.ts';
+import { loadPolicy } from '../../policy/load.ts';
+import { POLICY_NAMES } from '../../policy/registry.ts';
 import { ReplayBuffer } from '../../replay/open-buffer.ts';
 import { collect } from '../../rl/collect.ts';
 import { addLlmPolicyOptions, llmPolicyFromFlags } from '../llm-policy-options.ts';
@@ -17,9 +18,13 @@ export function collectCommand(program: Command): void {
     )
     .requiredOption(
       '--env <name>',
-      'env to play in, e.g. webshop or agentgym:webshop@http://HOST:PORT',
+      'env to play in: a built-in (webshop, household, web:forum, …), a module of your own (./my-env.ts exporting an EnvEntry), or a server (agentgym:NAME@URL, …)',
     )
-    .option('--policy <name>', `policy: ${POLICY_NAMES.join(', ')}`, 'expert')
+    .option(
+      '--policy <name|dir>',
+      `policy: ${POLICY_NAMES.join(', ')}, or a saved policy's folder (expert: the env's scripted expert, where it has one)`,
+      'expert',
+    )
     .option('--epsilon <p>', "expert's mistake rate per decision", probabilityOption, 0)
     .option('--episodes <n>', 'number of episodes', intOption(1), 100)
     .option('--split <split>', 'task split: train or test', splitOption, 'train')
@@ -55,9 +60,14 @@ export function collectCommand(program: Command): void {
         catalogSize: o.catalogSize,
         catalogSeed: o.catalogSeed,
       };
-      const env = entry.make(envOptions);
       const llmPolicy = llmPolicyFromFlags(o, { defaultTemperature: 1 });
-      const policy = makePolicy(o.policy, { env: o.env, epsilon: o.epsilon, llmPolicy });
+      const policy = await loadPolicy(o.policy, {
+        env: o.env,
+        epsilon: o.epsilon,
+        temperature: 1,
+        ...(llmPolicy && { llmPolicy }),
+      });
+      const env = entry.make(envOptions);
       const tasks = entry.tasks(envOptions).tasks(o.split, o.episodes);
       const buffer = o.db === undefined ? undefined : await ReplayBuffer.open({ path: o.db });
       const writer =

@@ -8,6 +8,7 @@ import { runDemo } from '../../pipeline/demo.ts';
 import { costTable, demoTable, writeDemoReport } from '../../pipeline/demo-report.ts';
 import { runWebDemo } from '../../pipeline/web-demo.ts';
 import { webDemoReport, writeWebDemoReport } from '../../pipeline/web-demo-report.ts';
+import { hasExpert } from '../../policy/registry.ts';
 import { flagsGiven, intOption, positiveNumber } from '../options.ts';
 
 const WEBSHOP_TRAINER = { tasksPerIteration: 16, groupSize: 8, evalEvery: 5 };
@@ -56,7 +57,7 @@ export function demoCommand(program: Command): void {
     )
     .option(
       '--env <name>',
-      'built-in env: webshop, household, or web (both web apps; web:forum or web:store for one)',
+      'env: webshop, household, or web (both web apps; web:forum or web:store for one), or a module of your own (./my-env.ts) whose entry exports expert',
       'webshop',
     )
     .option('--seed <n>', 'seed', intOption(0), 0)
@@ -149,6 +150,13 @@ export function demoCommand(program: Command): void {
         return;
       }
       const envs: string[] = o.full ? ['webshop', 'household'] : [o.env];
+      for (const env of envs) {
+        if (!hasExpert(env)) {
+          throw new ConfigError(
+            `the demo's table starts from offline data of the env's scripted expert, and "${env}" has none: export expert on its entry, or run the loop with dreamgym run (offline.data: a trajectory file, or offline.policy: random, llm or a saved policy).`,
+          );
+        }
+      }
       for (const env of envs) {
         const outDir = envs.length > 1 ? join(root, env) : root;
         const result = await runDemo({

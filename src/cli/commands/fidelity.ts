@@ -17,7 +17,7 @@ import {
   teacherForced,
 } from '../../pipeline/fidelity.ts';
 import { loadPolicy } from '../../policy/load.ts';
-import { makePolicy } from '../../policy/registry.ts';
+import { hasExpert } from '../../policy/registry.ts';
 import { ReplayBuffer } from '../../replay/open-buffer.ts';
 import { collect } from '../../rl/collect.ts';
 import { addSiteOption, intOption, probabilityOption } from '../options.ts';
@@ -67,7 +67,11 @@ export function fidelityCommand(program: Command): void {
     .description(
       'measure how close the synthetic env is to the real one, on held-out real episodes',
     )
-    .option('--env <name>', 'built-in env', 'webshop')
+    .option(
+      '--env <name>',
+      'env: a built-in, a module of your own (./my-env.ts), or a server (agentgym:NAME@URL, …)',
+      'webshop',
+    )
     .option('--model <kind>', 'experience model: llm-free or llm', 'llm-free')
     .option('--llm-url <url>', 'llm: OpenAI-compatible base URL')
     .option('--llm-model <name>', 'llm: model name')
@@ -80,7 +84,7 @@ export function fidelityCommand(program: Command): void {
     )
     .option(
       '--offline-episodes <n>',
-      'offline expert episodes that fill the buffer',
+      'offline episodes that fill the buffer (played by --policy)',
       intOption(1),
       500,
     )
@@ -91,11 +95,15 @@ export function fidelityCommand(program: Command): void {
       0.3,
     )
     .option('--data <file>', 'offline data JSONL instead of collecting it')
+    .option(
+      '--policy <name|dir>',
+      "who plays the offline (without --data) and held-out real episodes: a policy name or a saved policy's folder (default: the env's scripted expert with --epsilon where it has one, else random)",
+    )
     .option('--k <n>', 'demonstrations per step', intOption(0), 4)
     .option('--seed <n>', 'seed of the held-out episodes', intOption(0), 9)
     .option(
       '--free-policy <name|dir>',
-      'policy of the free-running comparison and the replay: a name, or the folder of a saved policy (it samples at temperature 1, as in training) (default: explorer for household, which sees only what an agent sees; expert otherwise)',
+      'policy of the free-running comparison and the replay: a name, or the folder of a saved policy (it samples at temperature 1, as in training) (default: explorer for household, which sees only what an agent sees; else the --policy)',
     )
     .option(
       '--free-tasks <which>',
@@ -115,9 +123,14 @@ export function fidelityCommand(program: Command): void {
         o.out ??
         join('runs', `fidelity-${o.env}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
       const setup = envSetup(o.env, { trainTasks: o.offlineEpisodes + o.episodes });
-      const expert = makePolicy('expert', { env: o.env, epsilon: o.epsilon });
+      const dataPolicyName = o.policy ?? (hasExpert(o.env) ? 'expert' : 'random');
+      const dataPolicy = await loadPolicy(dataPolicyName, {
+        env: o.env,
+        epsilon: o.epsilon,
+        temperature: 1,
+      });
       const freePolicy = await loadPolicy(
-        o.freePolicy ?? (o.env === 'household' ? 'explorer' : 'expert'),
+        o.freePolicy ?? (o.env === 'household' ? 'explorer' : dataPolicyName),
         { env: o.env, epsilon: o.epsilon, temperature: 1 },
       );
       const real = setup.makeReal();
@@ -128,7 +141,7 @@ export function fidelityCommand(program: Command): void {
           ? await readTrajectories(o.data)
           : await collect({
               env: real,
-              policy: expert,
+              policy: dataPolicy,
               tasks: setup.trainTasks.slice(0, o.offlineEpisodes),
               episodes: o.offlineEpisodes,
               seed: 1,
@@ -140,7 +153,7 @@ export function fidelityCommand(program: Command): void {
         );
         const heldOut = await collect({
           env: real,
-          policy: expert,
+          policy: dataPolicy,
           tasks: heldOutTasks,
           episodes: heldOutTasks.length,
           seed: o.seed,
@@ -186,7 +199,7 @@ export function fidelityCommand(program: Command): void {
         });
         await buffer.close();
         const { table, episodes, replayed } = fidelityTables(model.id, forced, free);
-        const markdown = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (expert, ε = ${o.epsilon}). Held-out: ${heldOut.length} real episodes on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${table}\n\n## Free-running (${freePolicy.id}, on ${o.freeTasks === 'offline' ? "the offline data's own tasks" : 'the same held-out tasks'})\n\n${episodes}\n\n## Replayed (the synthetic episodes' actions, one by one, in the real env)\n\nA false positive is a synthetic success whose very actions fail in the real env: a reward an agent trained in the synthetic env learns from wrongly.\n\n${replayed}\n`;
+        const markdown = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (${o.data ? o.data : dataPolicy.id}). Held-out: ${heldOut.length} real episodes of ${dataPolicy.id} on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${table}\n\n## Free-running (${freePolicy.id}, on ${o.freeTasks === 'offline' ? "the offline data's own tasks" : 'the same held-out tasks'})\n\n${episodes}\n\n## Replayed (the synthetic episodes' actions, one by one, in the real env)\n\nA false positive is a synthetic success whose very actions fail in the real env: a reward an agent trained in the synthetic env learns from wrongly.\n\n${replayed}\n`;
         await mkdir(outDir, { recursive: true });
         await writeFile(
           join(outDir, 'fidelity.json'),

@@ -72,7 +72,9 @@ describe('dreamgym quality', () => {
   it('names the envs with a lens, and asks for both judge flags', async () => {
     const lens = await runCli(['quality', '--env', 'agentgym:webshop@http://127.0.0.1:1']);
     expect(lens.code).not.toBe(0);
-    expect(lens.stderr).toMatch(/webshop, household and web .*"agentgym:webshop@.*" has no lens/);
+    expect(lens.stderr).toMatch(
+      /"agentgym:webshop@.*" has no quality lens: the quality proxies read webshop, household and web .*exports lens/,
+    );
     const judge = await runCli(['quality', '--judge-url', 'http://127.0.0.1:1/v1']);
     expect(judge.code).not.toBe(0);
     expect(judge.stderr).toMatch(/--judge-url and --judge-model/);

@@ -10,7 +10,8 @@ import { envSetup, offlineData } from '../../pipeline/experiment.ts';
 import { lensFor } from '../../pipeline/quality/lenses.ts';
 import { runQuality } from '../../pipeline/quality/quality.ts';
 import { qualityTable, writeQualityReport } from '../../pipeline/quality/quality-report.ts';
-import { makePolicy } from '../../policy/registry.ts';
+import { loadPolicy } from '../../policy/load.ts';
+import { hasExpert } from '../../policy/registry.ts';
 import { intOption, probabilityOption } from '../options.ts';
 
 /**
@@ -25,7 +26,7 @@ export function qualityCommand(program: Command): void {
     )
     .option(
       '--env <name>',
-      'built-in env with a quality lens: webshop, household, web:forum or web:store (a real browser; a few seconds an episode)',
+      'env with a quality lens: webshop, household, web:forum or web:store (a real browser; a few seconds an episode), or a module of your own (./my-env.ts) whose entry exports lens',
       'webshop',
     )
     .option('--model <kind>', 'experience model: llm-free or llm', 'llm-free')
@@ -44,7 +45,7 @@ export function qualityCommand(program: Command): void {
     .option('--k <n>', 'demonstrations per synthetic step', intOption(1), 4)
     .option(
       '--policy <name>',
-      'the fixed policy of every row (default: explorer for household, expert with ε = 0.3 otherwise)',
+      "the fixed policy of every row: a name or a saved policy's folder (default: explorer for household, the expert with ε = 0.3 where the env has one, else random)",
     )
     .option('--seed <n>', 'seed of the episodes', intOption(0), 0)
     .option(
@@ -69,14 +70,26 @@ export function qualityCommand(program: Command): void {
           `[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`,
         );
       const setup = envSetup(o.env, { trainTasks: o.offlineEpisodes + o.tasks });
-      const policy = makePolicy(o.policy ?? (o.env === 'household' ? 'explorer' : 'expert'), {
-        env: o.env,
-        epsilon: 0.3,
-      });
-      log(o.data ? `reading ${o.data}` : `collecting ${o.offlineEpisodes} offline expert episodes`);
+      const policyName =
+        o.policy ?? (o.env === 'household' ? 'explorer' : hasExpert(o.env) ? 'expert' : 'random');
+      const policy = await loadPolicy(policyName, { env: o.env, epsilon: 0.3, temperature: 1 });
+      // Offline data from the expert where there is one, else from the rows' own policy.
+      const offlinePolicy = hasExpert(o.env)
+        ? undefined
+        : await loadPolicy(policyName, { env: o.env, temperature: 1 });
+      log(
+        o.data
+          ? `reading ${o.data}`
+          : `collecting ${o.offlineEpisodes} offline episodes (${offlinePolicy?.id ?? 'expert'})`,
+      );
       const offline = o.data
         ? await readTrajectories(o.data)
-        : await offlineData(setup, { episodes: o.offlineEpisodes, epsilon: o.epsilon, seed: 1 });
+        : await offlineData(setup, {
+            episodes: o.offlineEpisodes,
+            epsilon: o.epsilon,
+            seed: 1,
+            ...(offlinePolicy && { policy: offlinePolicy }),
+          });
       const seen = new Set(offline.map((t) => t.task.id));
       const tasks = setup.trainTasks.filter((t) => !seen.has(t.id)).slice(0, o.tasks);
       if (tasks.length < o.tasks)

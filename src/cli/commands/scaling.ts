@@ -5,8 +5,10 @@ import { ConfigError } from '../../core/errors.ts';
 import { Curriculum } from '../../curriculum/curriculum.ts';
 import { offlineMutators } from '../../curriculum/generators/offline-mutators.ts';
 import { TaskPool } from '../../curriculum/task-pool.ts';
+import { isWebFamily } from '../../experience/llm-free.ts';
 import { runScaling } from '../../pipeline/scaling.ts';
 import { scalingTable, writeScalingReport } from '../../pipeline/scaling-report.ts';
+import { hasExpert } from '../../policy/registry.ts';
 import { intOption, probabilityOption } from '../options.ts';
 
 /** Commander parser for a comma-separated list of positive integers, ascending. */
@@ -29,7 +31,11 @@ export function scalingCommand(program: Command): void {
     .description(
       'DreamGym synthetic-only held-out success and model fidelity vs the amount of offline data, with CIs and a plot',
     )
-    .option('--env <name>', 'built-in env (webshop; see the error for household)', 'webshop')
+    .option(
+      '--env <name>',
+      "env with a scripted expert: webshop, or a module of your own whose entry exports expert (GRPO starts from random weights, so the env's reward must be findable by chance; not household)",
+      'webshop',
+    )
     .option(
       '--offline <sizes>',
       'offline episodes per point, comma-separated',
@@ -55,9 +61,13 @@ export function scalingCommand(program: Command): void {
       const outDir =
         o.out ?? join('runs', `scaling-${o.env}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
       const started = performance.now();
-      if (o.env !== 'webshop')
+      if (o.env === 'household' || isWebFamily(o.env))
         throw new ConfigError(
-          `scaling trains GRPO from random weights, which finds a reward only in webshop; "${o.env}" would need the demo's BC start (household), which scaling does not do yet: use --env webshop.`,
+          `scaling trains GRPO from random weights, which finds no reward in "${o.env}"; it would need the demo's BC start, which scaling does not do yet: use --env webshop.`,
+        );
+      if (!hasExpert(o.env))
+        throw new ConfigError(
+          `scaling collects its offline data at each size with the env's scripted expert, and "${o.env}" has none: export expert on its entry (or measure one size with dreamgym run, offline.data or offline.policy).`,
         );
       const result = await runScaling({
         env: o.env,

@@ -1,6 +1,6 @@
 import type { Trajectory } from '../../core/types.ts';
 import { parseCommand, parseFeedback } from '../../envs/formats/alfworld-grammar.ts';
-import type { ObservationFacts, QualityLens } from './lens.ts';
+import type { ObservationFacts, QualityLens } from '../../envs/quality-lens.ts';
 
 const ENTITY = /\b([a-z]+) (\d+)\b/g;
 

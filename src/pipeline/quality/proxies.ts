@@ -4,8 +4,8 @@
  * over tasks, the independent unit.
  */
 import { finalReward, type Step, type Trajectory } from '../../core/types.ts';
+import type { QualityLens } from '../../envs/quality-lens.ts';
 import { type Estimate, meanInterval } from '../../report/stats.ts';
-import type { QualityLens } from './lens.ts';
 
 /** One proxy over the task groups: the mean of the groups' values with a 95% interval. */
 export interface ProxyValue extends Estimate {

@@ -7,9 +7,9 @@ import {
   type TreeNode,
   type WebTree,
 } from '../../envs/formats/web-tree.ts';
+import type { ObservationFacts, QualityLens } from '../../envs/quality-lens.ts';
 import { parseWebAction, type WebAction } from '../../experience/web/actions.ts';
 import { pathKey } from '../../experience/web/urls.ts';
-import type { ObservationFacts, QualityLens } from './lens.ts';
 
 /** Roles whose state a person sets on the page: their state is a field fact, not page content. */
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch']);

@@ -1,6 +1,6 @@
 import type { Trajectory } from '../../core/types.ts';
+import type { ObservationFacts, QualityLens } from '../../envs/quality-lens.ts';
 import { clickLabel, isAsin, parsePage, searchQuery } from '../../experience/webshop/grammar.ts';
-import type { ObservationFacts, QualityLens } from './lens.ts';
 
 /**
  * The quality lens of WebShop-like pages. Entities: product ids (`id:B0…`) and titles

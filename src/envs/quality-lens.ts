@@ -1,4 +1,4 @@
-import type { Trajectory } from '../../core/types.ts';
+import type { Trajectory } from '../core/types.ts';
 
 /**
  * What one observation of an episode asserts about the world, as `key → value` facts (`the result

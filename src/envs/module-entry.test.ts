@@ -1,0 +1,142 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../core/errors.ts';
+import { makePolicy } from '../policy/registry.ts';
+import { runEnvConformance } from './conformance.ts';
+import {
+  isModuleRef,
+  loadModuleEntry,
+  type ModuleEnvEntry,
+  parseModuleRef,
+} from './module-entry.ts';
+import { envEntry, loadedEnvModules, registerEnv, resolveEnvRef } from './registry.ts';
+
+const lamps = join(import.meta.dirname, 'testing', 'lamps-module.ts');
+
+describe('module refs', () => {
+  it('are paths and module:PATH#export, never server refs or built-in names', () => {
+    for (const ref of ['./my-env.ts', '../envs/desk.js', '/abs/env.mjs', 'env.ts', 'module:x#desk'])
+      expect(isModuleRef(ref), ref).toBe(true);
+    for (const ref of [
+      'webshop',
+      'web:forum',
+      'agentgym:webshop@http://h/x.js',
+      'webarena@./tasks.json',
+      'openenv@http://h:1',
+    ])
+      expect(isModuleRef(ref), ref).toBe(false);
+  });
+
+  it('parse to an absolute path and an optional export', () => {
+    expect(parseModuleRef('./a/env.ts', '/work')).toEqual({ path: '/work/a/env.ts' });
+    expect(parseModuleRef('module:env.js#desk', '/w')).toEqual({
+      path: '/w/env.js',
+      exportName: 'desk',
+    });
+    expect(() => parseModuleRef('module:#desk')).toThrow(/names no module file/);
+    expect(() => parseModuleRef('./env.ts#not-a-name')).toThrow(/is not an export name/);
+  });
+});
+
+describe('loadModuleEntry', () => {
+  it("loads a TypeScript module's default entry, named by the entry", async () => {
+    const entry = await loadModuleEntry(lamps);
+    expect(entry.name).toBe('lamps');
+    expect(entry.module).toEqual({ path: lamps });
+    expect(
+      entry
+        .tasks({})
+        .tasks('train', 3)
+        .map((t) => t.id),
+    ).toEqual(['lamps-train-0', 'lamps-train-1', 'lamps-train-2']);
+  });
+
+  it('loads a named export, and reads a missing name from a made env', async () => {
+    expect((await loadModuleEntry(`module:${lamps}#bareLamps`)).name).toBe('lamps-bare');
+    expect((await loadModuleEntry(`${lamps}#unnamedLamps`)).name).toBe('lamps');
+  });
+
+  it('says what is wrong with a module, and how to fix it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dg-module-'));
+    writeFileSync(
+      join(dir, 'broken.ts'),
+      "throw new Error('the lamps database is not configured');\n",
+    );
+    const one =
+      "export const NAME = { name: 'NAME', description: 'd', maxSteps: 3, make: () => null, tasks: () => ({ tasks: () => [] }) };\n";
+    writeFileSync(
+      join(dir, 'two.mjs'),
+      one.replaceAll('NAME', 'first') + one.replaceAll('NAME', 'second'),
+    );
+    writeFileSync(join(dir, 'none.mjs'), 'export const answer = 42;\n');
+    const cases: Array<[string, RegExp]> = [
+      [join(dir, 'missing.ts'), /does not exist/],
+      [join(dir, 'broken.ts'), /failed to load: the lamps database is not configured/],
+      [join(dir, 'two.mjs'), /exports 2 EnvEntry objects \(first, second\); pick one with module:/],
+      [join(dir, 'none.mjs'), /exports no EnvEntry/],
+      [`${lamps}#nothing`, /has no export "nothing"; its exports: .*bareLamps/],
+      [`${lamps}#notAnEntry`, /is not an EnvEntry: it has no tasks\(options\) function/],
+    ];
+    for (const [ref, message] of cases) {
+      const error = await loadModuleEntry(ref).catch((e: unknown) => e);
+      expect(error, ref).toBeInstanceOf(ConfigError);
+      expect((error as Error).message, ref).toMatch(message);
+    }
+    // A JavaScript module with one entry loads without naming it.
+    writeFileSync(join(dir, 'one.mjs'), one.replaceAll('NAME', 'solo'));
+    expect((await loadModuleEntry(join(dir, 'one.mjs'))).name).toBe('solo');
+  });
+});
+
+describe('a loaded module in the registry', () => {
+  it('is known by its family name everywhere envEntry is asked', async () => {
+    expect(await resolveEnvRef(lamps)).toBe('lamps');
+    expect(envEntry('lamps').description).toMatch(/switch on the asked lamp/);
+    expect(loadedEnvModules()).toContain(`module:${lamps}`);
+    // Loading the same module again is the same env, not a clash.
+    expect(await resolveEnvRef(`module:${lamps}`)).toBe('lamps');
+    expect(await resolveEnvRef(`synthetic:${lamps}`)).toBe('synthetic:lamps');
+  });
+
+  it('resolves relative paths against the given folder', async () => {
+    expect(await resolveEnvRef('./testing/lamps-module.ts', import.meta.dirname)).toBe('lamps');
+    expect(resolve(import.meta.dirname, './testing/lamps-module.ts')).toBe(lamps);
+  });
+
+  it("refuses a name taken by a built-in or by another module's entry", async () => {
+    const entry = await loadModuleEntry(lamps);
+    expect(() => registerEnv({ ...entry, name: 'webshop' })).toThrow(
+      /"webshop" is taken by a built-in env/,
+    );
+    await resolveEnvRef(lamps);
+    const elsewhere: ModuleEnvEntry = { ...entry, module: { path: '/elsewhere.ts' } };
+    expect(() => registerEnv(elsewhere)).toThrow(/"lamps" is taken by another registered env/);
+  });
+
+  it('names the fix when code asks for a module it has not loaded', () => {
+    expect(() => envEntry('./not-loaded.ts')).toThrow(/await resolveEnvRef/);
+  });
+
+  it("gives the module's expert to makePolicy('expert'), and names the alternatives where there is none", async () => {
+    await resolveEnvRef(lamps);
+    await resolveEnvRef(`${lamps}#bareLamps`);
+    expect(makePolicy('expert', { env: 'lamps', epsilon: 0.2 }).id).toBe('lamps-expert(eps=0.2)');
+    expect(() => makePolicy('expert', { env: 'lamps-bare' })).toThrow(
+      /has no scripted expert .*random, llm .* a saved policy's folder, .*--data FILE/,
+    );
+  });
+});
+
+runEnvConformance(
+  {
+    name: 'a module env (lamps)',
+    makeEnv: async () => (await loadModuleEntry(lamps)).make({}),
+    solve: async (observation, task) => {
+      const wanted = `switch_on[${task.spec?.target as string}]`;
+      return observation.actions?.includes(wanted) ? wanted : 'finish';
+    },
+  },
+  { describe, it },
+);
