@@ -22,7 +22,7 @@ fi
 
 setup_venv() {
   local venv=.venv req=python/requirements-test.txt stamp
-  stamp="$(cat "$req" python/pyproject.toml 2>/dev/null | sha256sum | cut -d' ' -f1)"
+  stamp="$( (cat "$req"; cat python/pyproject.toml 2>/dev/null || true) | sha256sum | cut -d' ' -f1)"
   if [[ -x "$venv/bin/python" ]] && [[ "$(cat "$venv/.installed" 2>/dev/null)" == "$stamp" ]]; then
     echo "setup: Python venv: up to date ($venv)"
     return
