@@ -50,4 +50,43 @@ npx vitest run custom-env.test.ts
 npx dreamgym --help > help.txt && grep -q "Usage: dreamgym" help.txt
 npx dreamgym collect --env webshop --policy expert --episodes 3 --out offline.jsonl
 test "$(wc -l < offline.jsonl)" -eq 3
+
+# examples/your-env, the walk-through a user copies: their own env module, from the installed package.
+mkdir -p "$work/consumer/your-env" && cp "$repo"/examples/your-env/* "$work/consumer/your-env/"
+cd "$work/consumer/your-env"
+npx tsc -p tsconfig.json
+npx vitest run stock-desk.test.ts
+npx dreamgym collect --env ./stock-desk.ts --epsilon 0.3 --episodes 60 --out offline.jsonl
+npx dreamgym buffer import offline.jsonl --db buffer.db
+npx dreamgym run run.yaml --db buffer.db --out runs/stock-desk
+grep -q "dreamgym run: stock-desk" runs/stock-desk/report.md
+npx dreamgym fidelity --env ./stock-desk.ts --data offline.jsonl --episodes 10 --out runs/fidelity
+test -s runs/fidelity/fidelity.json
+npx dreamgym serve --env synthetic:./stock-desk.ts --db buffer.db --port 0 > serve.log 2>&1 &
+serve_pid=$!
+for _ in $(seq 1 300); do grep -q "Ctrl-C to stop" serve.log && break; kill -0 "$serve_pid" || break; sleep 0.2; done
+url="$(grep -o 'http://127.0.0.1:[0-9]*' serve.log | head -1)"
+test -n "$url" || { cat serve.log; exit 1; }
+# AgentGym's HTTP protocol, then OpenEnv's WebSocket one: an episode each, on the synthetic twin.
+node --input-type=module -e '
+  import WebSocket from "ws";
+  const url = process.argv[1];
+  const post = (path, body) => fetch(url + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json());
+  const id = await post("/create", {});
+  const [first] = await post("/reset", { env_idx: id });
+  if (typeof first !== "string" || !first.startsWith("{")) throw new Error(`AgentGym reset: ${first}`);
+  const step = await post("/step", { env_idx: id, action: "search[stapler]" });
+  if (typeof step.reward !== "number") throw new Error(`AgentGym step: ${JSON.stringify(step)}`);
+  const ws = new WebSocket(url.replace("http", "ws") + "/openenv/ws");
+  const replies = [];
+  ws.on("message", (m) => replies.push(JSON.parse(String(m))));
+  await new Promise((resolve, reject) => { ws.on("open", resolve); ws.on("error", reject); });
+  const ask = async (message) => { const n = replies.length; ws.send(JSON.stringify(message)); while (replies.length === n) await new Promise((r) => setTimeout(r, 20)); return replies.at(-1); };
+  const reset = await ask({ type: "reset", data: {} });
+  const act = await ask({ type: "step", data: { action: "answer[12]" } });
+  if (reset.type !== "observation" || act.type !== "observation" || act.data.done !== true) throw new Error(`OpenEnv: ${JSON.stringify([reset, act])}`);
+  ws.close();
+  console.log("served synthetic stock-desk: AgentGym HTTP and OpenEnv WebSocket episodes played");
+' "$url"
+kill "$serve_pid"; wait "$serve_pid" || true
 echo "package test passed"

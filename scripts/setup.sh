@@ -33,9 +33,13 @@ setup_venv() {
   fi
   echo "setup: Python venv: installing $req into $venv…"
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$req"
+  # Where pypi.org does not resolve (a machine with a local package index only), pip's retries of
+  # it cost minutes a package: skip them.
+  local pip=("$venv/bin/pip" install --quiet --disable-pip-version-check)
+  getent hosts pypi.org >/dev/null 2>&1 || pip+=(--retries 0)
+  "${pip[@]}" -r "$req"
   if [[ -f python/pyproject.toml ]]; then
-    "$venv/bin/pip" install --quiet --disable-pip-version-check -e python
+    "${pip[@]}" -e python
   fi
   echo "$stamp" > "$venv/.installed"
   echo "setup: Python venv: ready ($venv/bin/python)"

@@ -71,10 +71,24 @@ export {
   TrajectoryFormatError,
   validateTrajectory,
 } from './data/trajectory-format.ts';
+export { readOpenAiChat } from './data/transcripts/openai-chat.ts';
+export { readOtlpGenAi } from './data/transcripts/otlp.ts';
+export { readOutcomes } from './data/transcripts/outcome.ts';
+export { readTranscriptFile } from './data/transcripts/transcript-file.ts';
+export type {
+  TranscriptRead,
+  TranscriptReadOptions,
+} from './data/transcripts/transcript-reader.ts';
 export type { Embedder } from './embed/embedder.ts';
 export { HashingEmbedder, type HashingEmbedderOptions } from './embed/hashing-embedder.ts';
 export { LlamaCppEmbedder, type LlamaCppEmbedderOptions } from './embed/llama-cpp-embedder.ts';
 export { OpenAiEmbedder, type OpenAiEmbedderOptions } from './embed/openai-embedder.ts';
+export {
+  AgentGymGenericEnv,
+  type AgentGymGenericEnvOptions,
+  agentgymEntry,
+} from './envs/agentgym/index.ts';
+export { bookingEntry } from './envs/booking/entry.ts';
 export type {
   Env,
   EnvEntry,
@@ -87,12 +101,34 @@ export type {
   TaskSource,
   TaskSplit,
 } from './envs/env.ts';
+export { keysAndDoorsEntry } from './envs/keys-and-doors/entry.ts';
+export {
+  formatToolCall,
+  isMcpRef,
+  type McpConfig,
+  McpEnv,
+  McpServerError,
+  mcpEntry,
+  parseMcpAction,
+} from './envs/mcp/index.ts';
 export {
   isModuleRef,
   loadModuleEntry,
   type ModuleEnvEntry,
   type ModuleRef,
 } from './envs/module-entry.ts';
+export {
+  isOpenEnvRef,
+  OpenEnvCapacityError,
+  OpenEnvConnectionError,
+  OpenEnvEnv,
+  type OpenEnvEnvOptions,
+  OpenEnvError,
+  OpenEnvProtocolError,
+  OpenEnvServerError,
+  openenvEntry,
+  parseOpenEnvRef,
+} from './envs/openenv/index.ts';
 export type { ObservationFacts, QualityLens } from './envs/quality-lens.ts';
 export {
   ENVS,
@@ -101,6 +137,7 @@ export {
   registerEnv,
   resolveEnvRef,
 } from './envs/registry.ts';
+export { supportDeskEntry } from './envs/support-desk/entry.ts';
 export { RecordEpisodes, type RecordEpisodesOptions } from './envs/wrappers/record-episodes.ts';
 export { TimeLimit } from './envs/wrappers/time-limit.ts';
 export type {

@@ -13,6 +13,11 @@ export {
   startFakeAlfWorldServer,
 } from './envs/agentgym/testing/fake-alfworld-server.ts';
 export {
+  type FakeGenericOptions,
+  type FakeGenericServer,
+  startFakeGenericServer,
+} from './envs/agentgym/testing/fake-generic-server.ts';
+export {
   FAKE_WEBSHOP_GOALS,
   type FakeWebShopOptions,
   type FakeWebShopServer,

@@ -57,11 +57,13 @@ for (const register of [
 }
 llmCommand(program);
 // A user's env module (`--env ./my-env.ts`, `synthetic:./my-env.ts`, `module:PATH#export`) is loaded
-// once, before the command runs; the option then holds the env's family name, which every command
-// resolves like a built-in's. A served env's worker processes run this same CLI and load it too.
+// once, before the command runs, and a server ref (`mcp@CONFIG`, `agentgym:NAME@URL`, …) resolved;
+// the option then holds the family name their data carries, which every command resolves like a
+// built-in's. A served env's worker processes run this same CLI and load it too.
 program.hook('preAction', async (_, action) => {
   const env: unknown = action.opts().env;
-  if (typeof env === 'string' && isModuleRef(env.replace(/^synthetic:/, ''))) {
+  const wrapped = typeof env === 'string' ? env.replace(/^synthetic:/, '') : '';
+  if (typeof env === 'string' && (isModuleRef(wrapped) || wrapped.includes('@'))) {
     action.setOptionValue('env', await resolveEnvRef(env));
   }
 });

@@ -140,3 +140,15 @@ runEnvConformance(
   },
   { describe, it },
 );
+
+describe('a server ref in the registry', () => {
+  it('is registered under the family its data carries, so the data finds the server again', async () => {
+    const config = join(import.meta.dirname, 'mcp', 'testing', 'library-stdio.json');
+    expect(await resolveEnvRef(`mcp@${config}`)).toBe('mcp:library');
+    expect(envEntry('mcp:library').description).toBe(envEntry(`mcp@${config}`).description);
+    expect(await resolveEnvRef(`synthetic:mcp@${config}`)).toBe('synthetic:mcp:library');
+    // Resolving the same ref again is the same env; a built-in name resolves to itself.
+    expect(await resolveEnvRef(`mcp@${config}`)).toBe('mcp:library');
+    expect(await resolveEnvRef('webshop')).toBe('webshop');
+  });
+});

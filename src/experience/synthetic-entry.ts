@@ -65,12 +65,14 @@ export async function syntheticEntry(
   name: string,
   options: SyntheticEntryOptions,
 ): Promise<SyntheticEntry> {
-  const family = name.slice('synthetic:'.length);
   if (!options.db)
     throw new ConfigError(
       `${name} learns from a replay buffer: pass --db PATH (see dreamgym buffer import).`,
     );
-  const real = envEntry(family);
+  const ref = name.slice('synthetic:'.length);
+  const real = envEntry(ref);
+  // A server ref's data carries the family its entry names (`mcp@CONFIG` → `mcp:NAME`).
+  const family = real.name ?? ref;
   // A served env retrieves through the ANN index from a small size on: exact search costs
   // ~0.3 µs per stored transition per step (1.2 ms at 4k, ~15 ms at 50k, the default threshold),
   // which 64 sessions queue behind; an HNSW search stays near 0.1 ms, and the index grows in place

@@ -27,7 +27,8 @@ export interface EnvSetup {
 export function envSetup(name: string, { trainTasks = 1000, testTasks = 200 } = {}): EnvSetup {
   const entry = envEntry(name);
   return {
-    name,
+    // A server ref's data carries the family its entry names (`mcp@CONFIG` → `mcp:NAME`).
+    name: entry.name ?? name,
     makeReal: () => entry.make({}),
     trainTasks: entry.tasks({ split: 'train' }).tasks('train', trainTasks),
     testTasks: entry.tasks({ split: 'test' }).tasks('test', testTasks),

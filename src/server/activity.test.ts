@@ -13,13 +13,15 @@ async function polledServer() {
   await call(server.app, 'POST', '/reset', { env_idx: agentgym, session_id: 0 });
   const alfworld = ((await call(server.app, 'POST', '/alfworld/create')).json as { id: number }).id;
   await call(server.app, 'POST', '/alfworld/reset', { id: alfworld, game: 0, world_type: 'Text' });
-  await call(server.app, 'POST', '/openenv/reset', {});
-  return { server, agentgym, alfworld, advance: (ms: number) => (now += ms) };
+  const openenv = (
+    (await call(server.app, 'POST', '/openenv/reset', {})).json as { session_id: number }
+  ).session_id;
+  return { server, agentgym, alfworld, openenv, advance: (ms: number) => (now += ms) };
 }
 
 describe('session activity', () => {
   it('GET requests on a session keep it from being reaped, on every protocol', async () => {
-    const { server, agentgym, alfworld, advance } = await polledServer();
+    const { server, agentgym, alfworld, openenv, advance } = await polledServer();
     const gets = [
       `/observation?env_idx=${agentgym}`,
       `/available_actions?env_idx=${agentgym}`,
@@ -28,7 +30,7 @@ describe('session activity', () => {
       `/alfworld/observation?id=${alfworld}`,
       `/alfworld/available_actions?id=${alfworld}`,
       `/alfworld/detail?id=${alfworld}`,
-      '/openenv/state',
+      `/openenv/state?session_id=${openenv}`,
     ];
     const before = server.sessions.ids().sort();
     expect(before).toHaveLength(3);

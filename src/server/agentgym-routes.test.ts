@@ -47,6 +47,7 @@ describe("AgentGym's WebShop protocol", () => {
     expect((await call(app, 'GET', `/available_actions?env_idx=${id}`)).json).toEqual({
       has_search_bar: true,
       clickables: ['search'],
+      available_actions: ['search[<query>]'],
     });
     expect((await call(app, 'GET', `/state?env_idx=${id}`)).json).toEqual({
       url: '',
@@ -71,6 +72,25 @@ describe("AgentGym's WebShop protocol", () => {
     expect(actions.clickables[0]).toBe('back to search');
     expect(actions.clickables.some((c) => /^b0[a-z0-9]{8}$/.test(c))).toBe(true);
     expect(actions.clickables.every((c) => c === c.toLowerCase())).toBe(true);
+  });
+
+  it("/available_actions lists any env's admissible actions, not only WebShop's clicks", async () => {
+    server = registryServer('household');
+    const id = (await call(server.app, 'POST', '/create')).json as number;
+    const reset = await call(server.app, 'POST', '/reset', { env_idx: id, session_id: 2 });
+    expect(reset.status).toBe(200);
+    const answer = (await call(server.app, 'GET', `/available_actions?env_idx=${id}`)).json as {
+      has_search_bar: boolean;
+      clickables: string[];
+      available_actions: string[];
+    };
+    expect(answer.has_search_bar).toBe(false);
+    expect(answer.clickables).toEqual([]);
+    expect(answer.available_actions).toContain('look');
+    expect(answer.available_actions.some((a) => a.startsWith('go to '))).toBe(true);
+    const go = answer.available_actions.find((a) => a.startsWith('go to ')) as string;
+    const step = await call(server.app, 'POST', '/step', { env_idx: id, action: go });
+    expect((step.json as { info: object }).info).not.toHaveProperty('invalidAction');
   });
 
   it('an invalid action leaves the page as it was, earns 0 and says why in info', async () => {
@@ -220,8 +240,12 @@ describe('parity with the AgentGym WebShop server', () => {
         return answers.map(shape);
       };
       const [ourShapes, theirShapes] = [await run(ours), await run(theirs)];
-      // The one deliberate difference: WebShop's step info is null, ours says how the step ended.
+      // The deliberate differences: WebShop's step info is null, ours says how the step ended;
+      // our /available_actions also lists the env's actions verbatim, for envs other than shops.
       (theirShapes[5] as { info: unknown }).info = { terminated: 'boolean', truncated: 'boolean' };
+      for (const at of [4, 6]) {
+        (theirShapes[at] as { available_actions: unknown }).available_actions = ['string'];
+      }
       expect(ourShapes).toEqual(theirShapes);
     } finally {
       await fake.close();

@@ -18,9 +18,12 @@ const StepBody = z.object({ env_idx: Int, action: z.string() });
  * - `state` / `/observation` are the env's observation text as is: for our `webshop`, its page
  *   one element per line with clickables in brackets (`[Search]`, `[Buy Now]`), not WebShop's
  *   one-line `… [SEP] …` text mode.
- * - `/available_actions` lists clickables lowercased, as WebShop's server looks them up, with
- *   `search` while the page has a search bar; actions not of the form `click[…]` or `search[…]`
- *   (a household's commands) have no place there: serve those through `/alfworld`.
+ * - `/available_actions` answers WebShop's `{ has_search_bar, clickables }` (clickables
+ *   lowercased, as WebShop's server looks them up, with `search` while the page has a search
+ *   bar) and, for every env, `available_actions`: the env's admissible actions as it lists them.
+ *   WebShop's two fields say nothing of actions not of the form `click[…]` or `search[…]` (a
+ *   household's `go to desk 1`); `available_actions` does, for any env (the one field WebShop's
+ *   own server does not send).
  * - `/step`'s `info` is our step info plus `terminated` and `truncated` (WebShop sends null);
  *   `done` is either. An invalid action leaves the page as it was, reward 0, and says why in
  *   `info.invalidAction`.
@@ -60,7 +63,10 @@ export function agentgymRoutes(ctx: ServerContext): Hono {
   const current = (c: Context) =>
     sessions.get(readQuery(c, EnvIdxQuery).env_idx).status().observation;
   app.get('/observation', (c) => c.json(current(c).text));
-  app.get('/available_actions', (c) => c.json(webshopActions(current(c))));
+  app.get('/available_actions', (c) => {
+    const observation = current(c);
+    return c.json({ ...webshopActions(observation), available_actions: observation.actions ?? [] });
+  });
   app.get('/instruction_text', (c) => c.json(`Instruction: ${current(c).instruction}`));
   app.get('/state', (c) => {
     const observation = current(c);

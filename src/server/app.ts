@@ -91,6 +91,10 @@ export function createEnvServer(options: EnvServerOptions): EnvServer {
       warn,
       ...(options.onTransition && { onTransition: options.onTransition }),
       ...(options.onEpisode && { onEpisode: options.onEpisode }),
+      onAbandoned: async (trajectory, reason) => {
+        metrics.observeAbandoned();
+        await options.onAbandoned?.(trajectory, reason);
+      },
       onStepTimed: (seconds, result) => metrics.observeStep(seconds, result),
     },
     ...(options.clock && { clock: options.clock }),

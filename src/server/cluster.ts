@@ -229,12 +229,19 @@ function answerTask(worker: Worker, requestId: number, curriculum: ServedTaskFee
 
 /** The workers' counts summed; a worker that died reported none. */
 function sumStats(all: ReadonlyArray<ServerStats | undefined>): ServerStats {
-  const sum: ServerStats = { sessionsOpened: 0, episodesStarted: 0, episodesFinished: 0, steps: 0 };
+  const sum: ServerStats = {
+    sessionsOpened: 0,
+    episodesStarted: 0,
+    episodesFinished: 0,
+    episodesAbandoned: 0,
+    steps: 0,
+  };
   for (const stats of all) {
     if (!stats) continue;
     sum.sessionsOpened += stats.sessionsOpened;
     sum.episodesStarted += stats.episodesStarted;
     sum.episodesFinished += stats.episodesFinished;
+    sum.episodesAbandoned += stats.episodesAbandoned;
     sum.steps += stats.steps;
   }
   return sum;

@@ -16,7 +16,7 @@ export class ServerMetrics {
   });
   private readonly episodes = new Counter({
     name: 'dreamgym_episodes_total',
-    help: 'Episodes ended, by how: terminated, or the truncation reason (time-limit, model-error, …).',
+    help: "Episodes ended, by how: terminated, the truncation reason (time-limit, model-error, …), or abandoned (the client reset, closed or left the session before the episode's end).",
     labelNames: ['end'],
     registers: [this.registry],
   });
@@ -39,6 +39,11 @@ export class ServerMetrics {
     if (result.terminated) this.episodes.inc({ end: 'terminated' });
     else if (result.truncated)
       this.episodes.inc({ end: String(result.info.truncatedBy ?? 'truncated') });
+  }
+
+  /** Counts an episode the client left unfinished (reset mid-episode, closed, reaped when idle). */
+  observeAbandoned(): void {
+    this.episodes.inc({ end: 'abandoned' });
   }
 
   /**

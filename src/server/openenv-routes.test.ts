@@ -19,6 +19,7 @@ interface Answer {
   };
   reward: number | null;
   done: boolean;
+  session_id: number;
   metadata: Record<string, unknown>;
 }
 
@@ -59,7 +60,8 @@ describe("OpenEnv's HTTP protocol under /openenv", () => {
     expect(answer).toMatchObject({
       reward: null,
       done: false,
-      metadata: { episode_id: 'run-7/episode-1', task_id: task.id },
+      session_id: expect.any(Number),
+      metadata: { episode_id: 'run-7/episode-1', task_id: task.id, session_id: answer.session_id },
     });
     expect(answer.metadata).not.toHaveProperty('spec');
   });
@@ -75,23 +77,31 @@ describe("OpenEnv's HTTP protocol under /openenv", () => {
     expect(c.observation.text.length).toBeGreaterThan(0);
   });
 
-  it('/step steps the shared HTTP episode; /state follows it', async () => {
+  it('a reset opens a session of its own, named in the reply; /step and /state take it back', async () => {
     server = registryServer('webshop');
-    expect((await call(server.app, 'GET', '/openenv/state')).json).toEqual({
-      episode_id: null,
-      step_count: 0,
-    });
-    const early = await call(server.app, 'POST', '/openenv/step', {
+    const nameless = await call(server.app, 'POST', '/openenv/step', {
       action: { action: 'search[mug]' },
     });
-    expect(early.status).toBe(409);
-    expect((early.json as { detail: string }).detail).toMatch(/POST \/openenv\/reset first/);
+    expect(nameless.status).toBe(409);
+    expect((nameless.json as { detail: string }).detail).toMatch(
+      /pass the session_id your POST \/openenv\/reset answered, or open the WebSocket/,
+    );
+    expect((await call(server.app, 'GET', '/openenv/state')).status).toBe(409);
 
-    await call(server.app, 'POST', '/openenv/reset', { task_index: 2, episode_id: 'e1' });
+    const first = (
+      await call(server.app, 'POST', '/openenv/reset', { task_index: 2, episode_id: 'e1' })
+    ).json as Answer;
+    const other = (await call(server.app, 'POST', '/openenv/reset', { task_index: 3 }))
+      .json as Answer;
+    // Two clients, two sessions: never a shared one.
+    expect(other.session_id).not.toBe(first.session_id);
+    expect(server.sessions.size).toBe(2);
+    const session_id = first.session_id;
     const step = (
       await call(server.app, 'POST', '/openenv/step', {
         action: { action: 'search[mug]' },
         timeout_s: 30,
+        session_id,
       })
     ).json as Answer;
     expect(step.reward).toBe(0);
@@ -100,32 +110,44 @@ describe("OpenEnv's HTTP protocol under /openenv", () => {
     const invalid = (
       await call(server.app, 'POST', '/openenv/step', {
         action: { action: 'click[nothing here]' },
+        session_id,
       })
     ).json as Answer;
     expect(invalid.observation.text).toBe(step.observation.text);
     expect(invalid.observation.actions).toEqual(step.observation.actions);
     expect(invalid.reward).toBe(0);
     expect(invalid.metadata.invalidAction).toMatch(/no \[nothing here\]/);
-    expect((await call(server.app, 'GET', '/openenv/state')).json).toEqual({
-      episode_id: 'e1',
-      step_count: 2,
-      task_id: (trainTasks[2] as Task).id,
-      instruction: (trainTasks[2] as Task).instruction,
-      terminated: false,
-      truncated: false,
-      total_reward: 0,
-    });
+    expect((await call(server.app, 'GET', `/openenv/state?session_id=${session_id}`)).json).toEqual(
+      {
+        episode_id: 'e1',
+        step_count: 2,
+        task_id: (trainTasks[2] as Task).id,
+        instruction: (trainTasks[2] as Task).instruction,
+        terminated: false,
+        truncated: false,
+        total_reward: 0,
+      },
+    );
+    // A later reset may continue the same session; closing ends it.
+    const again = (await call(server.app, 'POST', '/openenv/reset', { session_id })).json as Answer;
+    expect(again.session_id).toBe(session_id);
+    expect((await call(server.app, 'POST', '/openenv/close', { session_id })).status).toBe(200);
+    expect((await call(server.app, 'POST', '/openenv/close', { session_id })).status).toBe(404);
     expect(server.sessions.size).toBe(1);
   });
 
   it('names the field at fault in a 400', async () => {
     server = registryServer('webshop');
-    await call(server.app, 'POST', '/openenv/reset');
-    const flat = await call(server.app, 'POST', '/openenv/step', { action: 'search[mug]' });
+    const { session_id } = (await call(server.app, 'POST', '/openenv/reset')).json as Answer;
+    const flat = await call(server.app, 'POST', '/openenv/step', {
+      action: 'search[mug]',
+      session_id,
+    });
     expect(flat.status).toBe(400);
     expect((flat.json as { detail: string }).detail).toMatch(/^body\.action: /);
     const extra = await call(server.app, 'POST', '/openenv/step', {
       action: { action: 'search[mug]', verbose: true },
+      session_id,
     });
     expect((extra.json as { detail: string }).detail).toMatch(/body\.action: .*verbose/);
     const seed = await call(server.app, 'POST', '/openenv/reset', { seed: -1 });
@@ -147,7 +169,10 @@ describe("OpenEnv's HTTP protocol under /openenv", () => {
     expect(reset.observation.metadata).toEqual(reset.metadata);
     expect(reset.observation.metadata.episode_id).toBe('e2');
     const invalid = (
-      await call(server.app, 'POST', '/openenv/step', { action: { action: 'click[nothing]' } })
+      await call(server.app, 'POST', '/openenv/step', {
+        action: { action: 'click[nothing]' },
+        session_id: reset.session_id,
+      })
     ).json as Answer;
     expect(invalid.done).toBe(true);
     expect(invalid.observation.metadata).toEqual(invalid.metadata);

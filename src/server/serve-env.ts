@@ -64,8 +64,16 @@ export interface ServeEnvOptions {
    */
   realShare?: number;
   /**
-   * Also told of every finished episode (after the record file and the buffer): how a
-   * `--workers` worker hands its episodes to the primary.
+   * What happens to an episode the client leaves unfinished (resets mid-episode, closes the
+   * session, or goes quiet until it is reaped): it is always counted in `/metrics`
+   * (`dreamgym_episodes_total{end="abandoned"}`); `record` (default true) writes it to the record
+   * file and back to the buffer like a finished one, its last step marked `truncatedBy:
+   * 'abandoned'`; `curriculum` files it as a failure (reward 0, the default) or drops it.
+   */
+  abandoned?: AbandonedEpisodes;
+  /**
+   * Also told of every finished episode (after the record file and the buffer), and of each
+   * abandoned one that is recorded: how a `--workers` worker hands its episodes to the primary.
    */
   onEpisode?: (trajectory: Trajectory) => void | Promise<void>;
   /**
@@ -76,6 +84,14 @@ export interface ServeEnvOptions {
   /** This server is one worker of several on one port (see {@link WorkerRouting}). */
   workers?: WorkerRouting;
   warn?: (message: string) => void;
+}
+
+/** What a server does with episodes its clients leave unfinished (see `ServeEnvOptions.abandoned`). */
+export interface AbandonedEpisodes {
+  /** Write them to the record file and the buffer. Default true. */
+  record?: boolean;
+  /** `failure`: the curriculum files reward 0 for them (default); `drop`: it never sees them. */
+  curriculum?: 'failure' | 'drop';
 }
 
 /** The LLM behind a served synthetic env's experience model. */
@@ -176,6 +192,17 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     await writer?.write(trajectory);
     await options.onEpisode?.(trajectory);
   };
+  const { record: recordAbandoned = true, curriculum: abandonedToCurriculum = 'failure' } =
+    checkAbandoned(options.abandoned);
+  // Every rollout is an episode: one its client left unfinished is recorded like a finished one
+  // (a trainer's group must arrive whole in the curriculum), unless told otherwise.
+  const onAbandoned = async (trajectory: Trajectory) => {
+    if (abandonedToCurriculum === 'failure') curriculum?.feed.record(trajectory, 0);
+    if (!recordAbandoned) return;
+    if (writesBack) synthetic?.writeBack(trajectory);
+    await writer?.write(trajectory);
+    await options.onEpisode?.(trajectory);
+  };
   const taskProvider = curriculum ? () => curriculum.feed.next() : options.taskProvider;
   const server = createEnvServer({
     name: options.env,
@@ -191,7 +218,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     ...(options.warn && { warn: options.warn }),
     // Synthetic envs are named `synthetic:…`; their episodes must never pass for real ones.
     provenance: options.env.startsWith('synthetic:') ? 'synthetic' : 'real-online',
-    ...((writer || writesBack || curriculum || options.onEpisode) && { onEpisode }),
+    ...((writer || writesBack || curriculum || options.onEpisode) && { onEpisode, onAbandoned }),
     ...(taskProvider && { taskProvider }),
     ...(options.workers && { workers: options.workers }),
   });
@@ -221,6 +248,15 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
       curriculum?.pool.close();
     },
   };
+}
+
+function checkAbandoned(abandoned: AbandonedEpisodes = {}): AbandonedEpisodes {
+  if (abandoned.curriculum !== undefined && !['failure', 'drop'].includes(abandoned.curriculum)) {
+    throw new ConfigError(
+      `abandoned episodes go to the curriculum as failure or drop, not "${abandoned.curriculum}".`,
+    );
+  }
+  return abandoned;
 }
 
 /** The registry's env options of a served env. */

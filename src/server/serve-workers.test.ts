@@ -106,10 +106,10 @@ describe('dreamgym serve --workers', () => {
     );
     // Session ids name their worker (id % 2): both served some.
     expect(new Set(ids.map((id) => id % 2))).toEqual(new Set([0, 1]));
-    // OpenEnv's HTTP episode is one shared session: its reset and step meet in worker 0 however
-    // their connections were spread.
-    await post(`${url}/openenv/reset`, {});
-    await post(`${url}/openenv/step`, { action: { action: 'search[mug]' } });
+    // An OpenEnv HTTP episode's session is named in its reset's reply: its step finds the worker
+    // that holds it however the connections were spread.
+    const { session_id } = (await post(`${url}/openenv/reset`, {})) as { session_id: number };
+    await post(`${url}/openenv/step`, { action: { action: 'search[mug]' }, session_id });
 
     process.kill('SIGTERM');
     const [code] = await once(process, 'exit');

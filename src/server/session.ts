@@ -15,8 +15,14 @@ import { EpisodePhaseError } from './errors.ts';
 export interface RecordingHooks {
   /** After every step, before the answer goes out. */
   onTransition?: (transition: Transition) => void | Promise<void>;
-  /** After the step that ends an episode (terminated or truncated); abandoned episodes are not reported. */
+  /** After the step that ends an episode (terminated or truncated). */
   onEpisode?: (trajectory: Trajectory) => void | Promise<void>;
+  /**
+   * When an episode is left unfinished — the client resets mid-episode, closes the session or
+   * goes quiet until it is reaped — with the episode as far as it went (its last step, if any,
+   * marked truncated with `truncatedBy: 'abandoned'`) and why. Every rollout is one or the other.
+   */
+  onAbandoned?: (trajectory: Trajectory, reason: string) => void | Promise<void>;
   /** After every step, synchronously: how long the env took and what it answered (metrics). */
   onStepTimed?: (seconds: number, result: StepResult) => void;
 }
@@ -63,6 +69,8 @@ export interface ServerStats {
   sessionsOpened: number;
   episodesStarted: number;
   episodesFinished: number;
+  /** Episodes left unfinished: reset mid-episode, closed, or reaped while idle. */
+  episodesAbandoned: number;
   steps: number;
 }
 
@@ -99,9 +107,13 @@ export class Session {
     return this.pending > 0;
   }
 
-  /** Starts an episode; `episodeId` names it (and its recorded trajectory), else a UUID does. */
+  /**
+   * Starts an episode; `episodeId` names it (and its recorded trajectory), else a UUID does. An
+   * unfinished episode before it is reported abandoned.
+   */
   reset(options: ResetOptions, episodeId?: string): Promise<EpisodeStatus> {
     return this.exclusive(async () => {
+      await this.abandon('reset by the client before it ended');
       const { observation, info } = await this.env.reset(options);
       this.episode = {
         id: episodeId ?? randomUUID(),
@@ -134,7 +146,7 @@ export class Session {
       const result = await this.env.step(action);
       this.recording.onStepTimed?.((performance.now() - started) / 1000, result);
       const state = episode.current;
-      if (this.recording.onEpisode) {
+      if (this.recording.onEpisode || this.recording.onAbandoned) {
         episode.steps.push({
           action,
           observation: result.observation,
@@ -172,12 +184,58 @@ export class Session {
     this.closeListeners.push(listener);
   }
 
-  /** Closes the env after queued calls finish. Idempotent. */
+  /**
+   * Closes the env after queued calls finish, reporting an unfinished episode abandoned with
+   * `reason`. Idempotent.
+   */
   close(reason: string): Promise<void> {
     if (this.closed) return this.tail.then(() => undefined);
     this.closed = true;
     for (const listener of this.closeListeners) listener(reason);
-    return this.exclusive(() => this.env.close());
+    return this.exclusive(async () => {
+      await this.abandon(reason);
+      await this.env.close();
+    });
+  }
+
+  /** Reports the current episode abandoned if it started and has not ended; at most once. */
+  private async abandon(reason: string): Promise<void> {
+    const episode = this.episode;
+    if (!episode || episode.ended) return;
+    episode.ended = 'truncated';
+    this.stats.episodesAbandoned++;
+    const { onAbandoned, provenance, policyId, warn } = this.recording;
+    if (!onAbandoned) return;
+    const steps = [...episode.steps];
+    const last = steps.at(-1);
+    if (last) {
+      steps[steps.length - 1] = {
+        ...last,
+        truncated: true,
+        info: { ...last.info, truncatedBy: 'abandoned', abandoned: reason },
+      };
+    }
+    try {
+      await onAbandoned(
+        {
+          id: episode.id,
+          env: this.env.name,
+          task: episode.task,
+          initial: episode.initial,
+          steps,
+          provenance,
+          policyId,
+          ...(episode.seed !== undefined && { seed: episode.seed }),
+          startedAt: episode.startedAt,
+          endedAt: new Date().toISOString(),
+        },
+        reason,
+      );
+    } catch (error) {
+      warn(
+        `session ${this.id}: recording the abandoned episode ${episode.id} failed (${(error as Error).message}).`,
+      );
+    }
   }
 
   private requireEpisode(): Episode {

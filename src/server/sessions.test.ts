@@ -200,6 +200,7 @@ describe('Session', () => {
       sessionsOpened: 1,
       episodesStarted: 1,
       episodesFinished: 1,
+      episodesAbandoned: 0,
       steps: 3,
     });
   });

@@ -46,6 +46,7 @@ export class SessionStore {
     sessionsOpened: 0,
     episodesStarted: 0,
     episodesFinished: 0,
+    episodesAbandoned: 0,
     steps: 0,
   };
   private readonly sessions = new Map<number, Session>();

@@ -69,15 +69,16 @@ export class TaskFeed {
   }
 
   /**
-   * Files a finished episode's final reward under the iteration its task was last handed out in.
-   * Episodes of tasks this feed did not hand out (a reset by task index), or handed out more than
-   * a few iterations ago, are not filed. Returns whether it was filed.
+   * Files an episode's reward — its final reward, or `reward` (an abandoned episode's 0) — under
+   * the iteration its task was last handed out in. Episodes of tasks this feed did not hand out (a
+   * reset by task index), or handed out more than a few iterations ago, are not filed. Returns
+   * whether it was filed.
    */
-  record(trajectory: Trajectory): boolean {
+  record(trajectory: Trajectory, reward = outcome(trajectory)): boolean {
     const iteration = this.handedOut.get(trajectory.task.id);
     const groups = iteration === undefined ? undefined : this.rewards.get(iteration);
     if (iteration === undefined || !groups) return false;
-    const rewards = [...(groups.get(trajectory.task.id) ?? []), finalReward(trajectory)];
+    const rewards = [...(groups.get(trajectory.task.id) ?? []), reward];
     groups.set(trajectory.task.id, rewards);
     // The pool replaces a group's row, so the group is filed whole each time.
     this.options.pool.recordGroups(
@@ -86,6 +87,15 @@ export class TaskFeed {
     );
     return true;
   }
+}
+
+/**
+ * An episode's reward for the curriculum: its final reward, or 0 for one its client abandoned
+ * (how a `--workers` primary tells them apart in what a worker hands it).
+ */
+function outcome(trajectory: Trajectory): number {
+  const last = trajectory.steps.at(-1);
+  return !last || last.info?.truncatedBy === 'abandoned' ? 0 : finalReward(trajectory);
 }
 
 /** Iterations whose late episodes are still filed. */

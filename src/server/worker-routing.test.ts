@@ -24,10 +24,14 @@ describe('ownerOf', () => {
     expect(await owner('GET', '/alfworld/detail?id=8')).toBe(2);
   });
 
-  it("sends OpenEnv's shared HTTP episode to worker 0", async () => {
-    expect(await owner('POST', '/openenv/reset', {})).toBe(0);
-    expect(await owner('POST', '/openenv/step', { action: { action: 'x' } })).toBe(0);
-    expect(await owner('GET', '/openenv/state')).toBe(0);
+  it("routes OpenEnv's HTTP requests by the session_id their reset answered", async () => {
+    expect(await owner('POST', '/openenv/reset', {})).toBe('any');
+    expect(await owner('POST', '/openenv/reset', { session_id: 5 })).toBe(2);
+    expect(await owner('POST', '/openenv/step', { action: { action: 'x' }, session_id: 7 })).toBe(
+      1,
+    );
+    expect(await owner('GET', '/openenv/state?session_id=9')).toBe(0);
+    expect(await owner('POST', '/openenv/close', { session_id: 4 })).toBe(1);
   });
 
   it('leaves to any worker what names no session, and what is malformed', async () => {

@@ -17,7 +17,10 @@ export interface WorkerRouting extends IdSlot {
 /** Set on forwarded requests: the worker that gets one answers it, whatever the session. */
 export const FORWARDED_HEADER = 'x-dreamgym-forwarded';
 
-/** Routes whose JSON body names the session: AgentGym WebShop's `env_idx`, ALFWorld's `id`. */
+/**
+ * Routes whose JSON body names the session: AgentGym WebShop's `env_idx`, ALFWorld's `id`,
+ * OpenEnv HTTP's `session_id` (a reset without one opens a session on whichever worker gets it).
+ */
 const BODY_FIELD: Record<string, string> = {
   '/reset': 'env_idx',
   '/step': 'env_idx',
@@ -25,6 +28,9 @@ const BODY_FIELD: Record<string, string> = {
   '/alfworld/reset': 'id',
   '/alfworld/step': 'id',
   '/alfworld/close': 'id',
+  '/openenv/reset': 'session_id',
+  '/openenv/step': 'session_id',
+  '/openenv/close': 'session_id',
 };
 
 /** Routes whose query names the session. */
@@ -36,10 +42,8 @@ const QUERY_FIELD: Record<string, string> = {
   '/alfworld/observation': 'id',
   '/alfworld/available_actions': 'id',
   '/alfworld/detail': 'id',
+  '/openenv/state': 'session_id',
 };
-
-/** OpenEnv's HTTP episode is one shared session (see `openenvRoutes`): worker 0 holds it. */
-const OPENENV_SHARED = new Set(['/openenv/reset', '/openenv/step', '/openenv/state']);
 
 /**
  * The worker that must answer this request, or undefined for any worker (session creation,
@@ -47,7 +51,6 @@ const OPENENV_SHARED = new Set(['/openenv/reset', '/openenv/step', '/openenv/sta
  */
 export async function ownerOf(c: Context, count: number): Promise<number | undefined> {
   const path = c.req.path;
-  if (OPENENV_SHARED.has(path)) return 0;
   const bodyField = c.req.method === 'POST' ? BODY_FIELD[path] : undefined;
   const queryField = c.req.method === 'GET' ? QUERY_FIELD[path] : undefined;
   let id: unknown;

@@ -1,4 +1,11 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { ConfigError } from '../../core/errors.ts';
+import { IMPORT_FORMATS, type ImportFormat } from '../../data/transcripts/sniff.ts';
+import {
+  detectFileFormat,
+  readTranscriptFile,
+  type TranscriptFormat,
+} from '../../data/transcripts/transcript-file.ts';
 import { checkTrajectoryFile, exportJsonl, importJsonl } from '../../replay/jsonl.ts';
 import { migrateBuffer } from '../../replay/migrate-buffer.ts';
 import { type OpenBufferOptions, ReplayBuffer } from '../../replay/open-buffer.ts';
@@ -30,6 +37,59 @@ async function withBuffer<T>(
   }
 }
 
+/** The format to read `file` as: the one given, else the one its start shows, else trajectories. */
+async function importFormat(file: string, given: ImportFormat | undefined): Promise<ImportFormat> {
+  if (given) {
+    console.log(`reading ${file} as ${given}`);
+    return given;
+  }
+  const detected = await detectFileFormat(file);
+  console.log(
+    detected
+      ? `reading ${file} as ${detected} (detected; --format to override)`
+      : `reading ${file} as trajectories (no format detected; --format ${IMPORT_FORMATS.join('|')} to choose)`,
+  );
+  return detected ?? 'trajectories';
+}
+
+interface ImportOptions {
+  db: string;
+  env?: string;
+  outcomes?: string;
+}
+
+function openForImport<T>(db: string, body: (buffer: ReplayBuffer) => Promise<T>): Promise<T> {
+  return withBuffer(db, body, { create: true, onLockWait: (message) => console.error(message) });
+}
+
+/** A trajectory file names its env on every line and carries its rewards: it is streamed as is. */
+function importTrajectoryFile(file: string, o: ImportOptions) {
+  const transcriptOnly = [o.env && '--env', o.outcomes && '--outcomes'].filter(Boolean);
+  if (transcriptOnly.length > 0) {
+    throw new ConfigError(
+      `${transcriptOnly.join(' and ')} ${transcriptOnly.length === 1 ? 'applies' : 'apply'} to transcripts (--format openai-chat or otlp); a trajectory file names its env and rewards on every line. Drop ${transcriptOnly.join(' and ')}, or pass --format if ${file} is a transcript.`,
+    );
+  }
+  return openForImport(o.db, (b) => importJsonl(b, file));
+}
+
+/** Transcripts are read and checked whole before the buffer is opened: a bad file adds nothing. */
+async function importTranscripts(file: string, format: TranscriptFormat, o: ImportOptions) {
+  if (!o.env) {
+    throw new ConfigError(
+      `importing ${format} transcripts needs --env NAME: the env family their episodes belong to, e.g. --env helpdesk (or the env module they come from, --env ./my-env.ts).`,
+    );
+  }
+  const { trajectories, warnings } = await readTranscriptFile(file, {
+    format,
+    env: o.env,
+    ...(o.outcomes !== undefined && { outcomesPath: o.outcomes }),
+  });
+  for (const warning of warnings) console.error(`warning: ${warning}`);
+  console.log(`read ${trajectories.length} episodes`);
+  return openForImport(o.db, (b) => b.add(trajectories));
+}
+
 export function bufferCommand(program: Command): void {
   const buffer = program
     .command('buffer')
@@ -37,19 +97,38 @@ export function bufferCommand(program: Command): void {
 
   buffer
     .command('import')
-    .description('add the trajectories of a JSONL file (all or nothing)')
-    .argument('<file>', 'trajectory JSONL file')
+    .description(
+      'add the episodes of a trajectory JSONL file, OpenAI chat transcripts or OTLP GenAI spans (all or nothing)',
+    )
+    .argument(
+      '<file>',
+      'trajectory JSONL, OpenAI chat JSONL (a conversation a line) or OTLP JSON spans (docs/transcripts.md)',
+    )
     .requiredOption(
       '--db <path>',
       'the buffer: a SQLite file (created if missing) or a postgres:// URL',
     )
+    .addOption(
+      new Option('--format <format>', 'the file format (default: detected from its start)').choices(
+        IMPORT_FORMATS,
+      ),
+    )
+    .option(
+      '--env <name>',
+      'transcripts: the env family their episodes belong to, e.g. helpdesk or ./my-env.ts (required for them)',
+    )
+    .option(
+      '--outcomes <file>',
+      'transcripts: JSONL of {"id": conversation id or traceId, "reward": …} outcomes',
+    )
     .action(async (file: string, o) => {
       const started = performance.now();
       await checkTrajectoryFile(file); // before the buffer is created for it
-      const { added, skipped } = await withBuffer(o.db, (b) => importJsonl(b, file), {
-        create: true,
-        onLockWait: (message) => console.error(message),
-      });
+      const format = await importFormat(file, o.format);
+      const { added, skipped } =
+        format === 'trajectories'
+          ? await importTrajectoryFile(file, o)
+          : await importTranscripts(file, format, o);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       console.log(
         `added ${added} trajectories (${skipped} already stored) in ${seconds} s\nbuffer: ${o.db}`,

@@ -15,7 +15,11 @@ export function moduleGraph(entries: readonly string[]): Set<string> {
   return seen;
 }
 
-/** Files of the graph inside a real env's folder (catalog, scene, browser or site code). */
+/** Files of the graph inside a real env's folder (catalog, scene, browser, site or server code). */
 export function realEnvModules(graph: Iterable<string>): string[] {
-  return [...graph].filter((f) => /\/src\/envs\/(webshop|household|agentgym|web)\//.test(f));
+  return [...graph].filter((f) =>
+    /\/src\/envs\/(webshop|household|agentgym|web|openenv|mcp|support-desk|keys-and-doors|booking)\//.test(
+      f,
+    ),
+  );
 }

@@ -4,20 +4,14 @@ import type { Env, ResetOptions, ResetResult, StepResult, TaskSplit } from '../e
 import { AgentGymHttpError } from './errors.ts';
 import { type HttpOptions, JsonHttpClient } from './http.ts';
 import { trackSession, untrackSession } from './open-sessions.ts';
-import {
-  type AgentGymEnvName,
-  AgentGymTaskSource,
-  agentgymFamily,
-  agentgymTaskIndex,
-  type IndexRange,
-} from './tasks.ts';
+import { AgentGymTaskSource, agentgymFamily, agentgymTaskIndex, type IndexRange } from './tasks.ts';
 
 export interface AgentGymEnvOptions {
   /** Root URL of the AgentGym server, e.g. `http://127.0.0.1:36001`. */
   url: string;
   /** Split that `reset({ seed })` draws from when no task is given. Default `train`. */
   split?: TaskSplit;
-  /** Task index ranges of the splits; default {@link AGENTGYM_SPLITS}. */
+  /** Task index ranges of the splits; default {@link AGENTGYM_SPLITS}, or {@link GENERIC_SPLITS}. */
   splits?: Partial<Record<TaskSplit, IndexRange>>;
   /** Time limit and retries of each request. */
   http?: Partial<HttpOptions>;
@@ -61,8 +55,9 @@ export abstract class AgentGymEnv implements Env {
   private closed = false;
   private readonly closeOnExit = () => this.close();
 
+  /** `server` names the server's env, e.g. `webshop`; the env family is `agentgym:<server>`. */
   constructor(
-    readonly server: AgentGymEnvName,
+    readonly server: string,
     options: AgentGymEnvOptions,
   ) {
     this.name = agentgymFamily(server);

@@ -1,17 +1,16 @@
 import { z } from 'zod';
 import type { Observation } from '../../core/types.ts';
+import { admissibleCommand } from './admissible.ts';
 import {
   AgentGymEnv,
   type AgentGymEnvOptions,
   type Outcome,
-  type Refusal,
   type ServedEpisode,
 } from './agentgym-env.ts';
-import { AgentGymProtocolError, AgentGymServerError } from './errors.ts';
+import { AgentGymProtocolError } from './errors.ts';
 
 // Answers of AgentGym's agentenv-alfworld server (`agentenv_alfworld/server.py`,
-// `env_wrapper.py`). It reports failures as HTTP 200 with `{ error }`.
-const ServerError = z.object({ error: z.string() });
+// `env_wrapper.py`). It reports failures as HTTP 200 with `{ error }` (see JsonHttpClient).
 const CreateAnswer = z.object({ id: z.number().int() });
 const ResetAnswer = z.object({
   observation: z.string(),
@@ -50,11 +49,11 @@ export class AgentGymAlfWorldEnv extends AgentGymEnv {
   }
 
   protected async createSession(): Promise<number> {
-    return (await this.post('/create', undefined, CreateAnswer)).id;
+    return (await this.http.post('/create', undefined, CreateAnswer)).id;
   }
 
   protected async resetSession(session: number, index: number): Promise<ServedEpisode> {
-    const answer = await this.post(
+    const answer = await this.http.post(
       '/reset',
       { id: session, game: index, world_type: 'Text' },
       ResetAnswer,
@@ -73,9 +72,9 @@ export class AgentGymAlfWorldEnv extends AgentGymEnv {
   }
 
   protected async act(session: number, action: string, current: Observation): Promise<Outcome> {
-    const command = alfworldCommand(action, current.actions ?? []);
+    const command = admissibleCommand(action, current.actions ?? []);
     if (typeof command !== 'string') return command;
-    const answer = await this.post('/step', { id: session, action: command }, StepAnswer);
+    const answer = await this.http.post('/step', { id: session, action: command }, StepAnswer);
     if (answer.observation.trim() === NOTHING_HAPPENS) {
       return {
         invalid: `the server answered "${NOTHING_HAPPENS}": "${command}" has no effect here.`,
@@ -96,36 +95,6 @@ export class AgentGymAlfWorldEnv extends AgentGymEnv {
   }
 
   protected async closeSession(session: number): Promise<void> {
-    await this.post('/close', { id: session }, z.unknown());
+    await this.http.post('/close', { id: session }, z.unknown());
   }
-
-  /** POSTs and turns the server's `{ error }` answer into an {@link AgentGymServerError}. */
-  private async post<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
-    const answer = await this.http.post(path, body, z.union([ServerError, schema]));
-    const failure = ServerError.safeParse(answer);
-    if (failure.success) {
-      throw new AgentGymServerError(this.http.site('POST', path), failure.data.error);
-    }
-    return answer as T;
-  }
-}
-
-/** Collapses case and spacing, so `Go to  Desk 1` finds `go to desk 1`. */
-function normalize(command: string): string {
-  return command.trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
-/**
- * The admissible command matching `action`, or why there is none. With no admissible commands
- * known, the action goes to the server as typed.
- */
-function alfworldCommand(action: string, actions: readonly string[]): string | Refusal {
-  const wanted = normalize(action);
-  if (wanted === '') return { invalid: 'an empty command: pick one of the listed actions.' };
-  if (actions.length === 0) return action.trim();
-  const match = actions.find((a) => normalize(a) === wanted);
-  if (match !== undefined) return match;
-  return {
-    invalid: `"${action}" is not an admissible command here; pick one of the listed actions (e.g. "${actions[0]}").`,
-  };
 }

@@ -9,6 +9,7 @@ import {
   type FakeAlfWorldServer,
   startFakeAlfWorldServer,
 } from './testing/fake-alfworld-server.ts';
+import { type FakeGenericServer, startFakeGenericServer } from './testing/fake-generic-server.ts';
 import { type FakeWebShopServer, startFakeWebShopServer } from './testing/fake-webshop-server.ts';
 
 const bin = join(import.meta.dirname, '../../../scripts/dreamgym-dev.js');
@@ -31,11 +32,16 @@ async function dreamgym(args: string[], input = '') {
 
 let webshop: FakeWebShopServer;
 let alfworld: FakeAlfWorldServer;
+let maze: FakeGenericServer;
 beforeAll(async () => {
-  [webshop, alfworld] = await Promise.all([startFakeWebShopServer(), startFakeAlfWorldServer()]);
+  [webshop, alfworld, maze] = await Promise.all([
+    startFakeWebShopServer(),
+    startFakeAlfWorldServer(),
+    startFakeGenericServer({ prefix: '/maze', taskField: 'game', listing: 'fixed' }),
+  ]);
 });
 afterAll(async () => {
-  await Promise.all([webshop.close(), alfworld.close()]);
+  await Promise.all([webshop.close(), alfworld.close(), maze.close()]);
 });
 
 describe('dreamgym with --env agentgym:NAME@URL', () => {
@@ -88,5 +94,26 @@ describe('dreamgym with --env agentgym:NAME@URL', () => {
     expect(index).toBeLessThan(2620);
     expect(run.stdout).toContain('On the countertop 1, you see');
     expect(alfworld.closed.length).toBe(closed + 1);
+  });
+
+  it('collect plays any other AgentGym server through the table-driven client', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'dreamgym-agentgym-')), 'maze.jsonl');
+    const run = await dreamgym([
+      'collect',
+      ...['--env', `agentgym:maze@${maze.url}/maze`, '--policy', 'random', '--episodes', '2'],
+      ...['--seed', '1', '--out', out],
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const trajectories = await readTrajectories(out);
+    expect(trajectories).toHaveLength(2);
+    for (const t of trajectories) {
+      expect(t.env).toBe('agentgym:maze');
+      expect(t.task.id).toMatch(/^agentgym:maze\/\d+$/);
+      expect(t.steps.length).toBeLessThanOrEqual(15);
+      expect(t.steps.at(-1)?.terminated || t.steps.at(-1)?.truncated).toBe(true);
+    }
+    expect(maze.callsTo('/maze/create')).toHaveLength(1);
+    expect(maze.closed).toHaveLength(1);
   });
 });

@@ -35,12 +35,15 @@ export class AgentGymProtocolError extends DreamGymError {
     readonly problem: string,
   ) {
     super(
-      `${site.server}: ${site.call} answered ${problem}. Check that the URL points at the right AgentGym server (webshop or alfworld) and that its version speaks the protocol this client expects.`,
+      `${site.server}: ${site.call} answered ${problem}. Check that the URL points at the right AgentGym server (the NAME of agentgym:NAME@URL) and that its version speaks the protocol this client expects.`,
     );
   }
 }
 
-/** The server reported an error in a 2xx answer, as AgentGym's ALFWorld server does (`{ error }`). */
+/**
+ * The server reported an error in a 2xx answer (`{ error }`), as AgentGym's ALFWorld, TextCraft,
+ * BabyAI, SciWorld and LMRL-Gym servers do.
+ */
 export class AgentGymServerError extends DreamGymError {
   override name = 'AgentGymServerError';
   constructor(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentGymHttpError, AgentGymProtocolError } from './errors.ts';
+import { AgentGymHttpError, AgentGymProtocolError, AgentGymServerError } from './errors.ts';
 import { JsonHttpClient } from './http.ts';
 import { type FakeServer, fastapiLikeApp, listen } from './testing/serve.ts';
 
@@ -19,8 +19,9 @@ beforeAll(async () => {
   });
   app.get('/html', (c) => c.html('<h1>a proxy page</h1>'));
   app.get('/shape', (c) => c.json({ ok: 'yes' }));
+  app.post('/caught', (c) => c.json({ error: 'The id 7 is not valid.' }));
   server = await listen(app, calls, faults);
-  const gone = await listen(fastapiLikeApp().app, [], { delayMs: 0, unavailable: 0 });
+  const gone = await listen(fastapiLikeApp().app, [], { delayMs: 0, unavailable: 0, dropped: 0 });
   refusedUrl = gone.url;
   await gone.close();
 });
@@ -119,5 +120,18 @@ describe('JsonHttpClient', () => {
     await expect(client().get('/shape', {}, Answer)).rejects.toThrow(
       /GET \/shape answered an unexpected body \(.*ok.*\): \{"ok":"yes"\}/,
     );
+  });
+
+  it('turns a 2xx { error } answer into a server error, not retried', async () => {
+    const calls = await countCalls('/caught', async () => {
+      const error = await client()
+        .post('/caught', {}, Answer)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AgentGymServerError);
+      expect((error as Error).message).toMatch(
+        /POST \/caught failed on the server: "The id 7 is not valid\."/,
+      );
+    });
+    expect(calls).toHaveLength(1);
   });
 });

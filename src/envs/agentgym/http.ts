@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { withRetries } from '../../core/retry.ts';
-import { AgentGymHttpError, AgentGymProtocolError, type CallSite } from './errors.ts';
+import {
+  AgentGymHttpError,
+  AgentGymProtocolError,
+  AgentGymServerError,
+  type CallSite,
+} from './errors.ts';
 
 export interface HttpOptions {
   /**
@@ -32,11 +37,16 @@ const NOT_SENT = new Set([
 
 type Query = Record<string, string | number>;
 
+/** How servers that catch their exceptions report them, with HTTP 200. */
+const ServerErrorAnswer = z.object({ error: z.string() });
+
 /**
  * A small JSON-over-HTTP client for one AgentGym server: a time limit per request, bounded
  * retries with exponential backoff on 503 and on failed connections (4xx and other 5xx fail at
  * once: repeating them gives the same answer), and every answer checked against a schema, so the
- * envs above only see well-formed data. Errors name the server and the call.
+ * envs above only see well-formed data. A 2xx answer `{ error: "…" }` is the server reporting a
+ * failure (AgentGym's servers built on the ALFWorld and TextCraft templates catch exceptions and
+ * answer so): an {@link AgentGymServerError}. Errors name the server and the call.
  */
 export class JsonHttpClient {
   readonly baseUrl: string;
@@ -151,7 +161,7 @@ function statusError(site: CallSite, status: number, text: string, attempts: num
   }
   const fix =
     status === 404
-      ? 'The server has no such endpoint: check that the URL is the root of an AgentGym server of the right kind (webshop or alfworld).'
+      ? 'The server has no such endpoint: check that the URL is the root of an AgentGym server of the right kind (the NAME of agentgym:NAME@URL).'
       : status === 422
         ? 'The server rejected the request fields: this client and the server disagree on the protocol; check the server version.'
         : status >= 500
@@ -167,6 +177,8 @@ function parseBody<T>(site: CallSite, text: string, schema: z.ZodType<T>): T {
   } catch {
     throw new AgentGymProtocolError(site, `with a body that is not JSON: ${excerpt(text)}`);
   }
+  const reported = ServerErrorAnswer.safeParse(json);
+  if (reported.success) throw new AgentGymServerError(site, reported.data.error);
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     throw new AgentGymProtocolError(

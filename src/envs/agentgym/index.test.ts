@@ -3,8 +3,16 @@ import { ConfigError } from '../../core/errors.ts';
 import { envEntry } from '../registry.ts';
 import { TimeLimit } from '../wrappers/time-limit.ts';
 import { AgentGymAlfWorldEnv } from './alfworld-client.ts';
+import { AGENTGYM_DIALECTS, GENERIC_DIALECT } from './dialects.ts';
+import { AgentGymGenericEnv } from './generic-client.ts';
 import { parseAgentGymRef } from './index.ts';
-import { AGENTGYM_SPLITS, AgentGymTaskSource, agentgymTask } from './tasks.ts';
+import {
+  AGENTGYM_ENVS,
+  AGENTGYM_SPLITS,
+  AgentGymTaskSource,
+  agentgymTask,
+  GENERIC_SPLITS,
+} from './tasks.ts';
 import { AgentGymWebShopEnv } from './webshop-client.ts';
 
 describe('agentgym:NAME@URL', () => {
@@ -12,6 +20,17 @@ describe('agentgym:NAME@URL', () => {
     expect(parseAgentGymRef('agentgym:webshop@http://127.0.0.1:36001')).toEqual({
       name: 'webshop',
       url: 'http://127.0.0.1:36001',
+      generic: false,
+    });
+    expect(parseAgentGymRef('agentgym:maze@http://127.0.0.1:36001/maze')).toEqual({
+      name: 'maze',
+      url: 'http://127.0.0.1:36001/maze',
+      generic: false,
+    });
+    expect(parseAgentGymRef('agentgym:generic:my-game_2@http://h:1')).toEqual({
+      name: 'my-game_2',
+      url: 'http://h:1',
+      generic: true,
     });
     expect(parseAgentGymRef('agentgym:alfworld@https://envs.example.org/alfworld/').url).toBe(
       'https://envs.example.org/alfworld/',
@@ -20,10 +39,19 @@ describe('agentgym:NAME@URL', () => {
 
   it('says what to write for a wrong name or URL', () => {
     expect(() => parseAgentGymRef('agentgym:webshop')).toThrow(
-      /names no AgentGym server; write agentgym:webshop@http:\/\/HOST:PORT/,
+      /names no AgentGym server; write agentgym:NAME@http:\/\/HOST:PORT with NAME one of webshop, alfworld, textcraft, .*, or agentgym:generic:NAME@http:\/\/HOST:PORT for another server\./,
     );
-    expect(() => parseAgentGymRef('agentgym:babyai@http://h:1')).toThrow(
-      'unknown AgentGym env "babyai" in "agentgym:babyai@http://h:1"; supported: webshop, alfworld.',
+    expect(() => parseAgentGymRef('agentgym:frobworld@http://h:1')).toThrow(
+      `unknown AgentGym env "frobworld" in "agentgym:frobworld@http://h:1"; known: ${AGENTGYM_ENVS.join(', ')}. A server that speaks AgentGym's common protocol (POST /create, /reset {id, data_idx}, /step {id, action}, /close {id}; GET /observation?id=, and /available_actions?id= if it lists actions) runs as agentgym:generic:frobworld@http://h:1.`,
+    );
+    expect(() => parseAgentGymRef('agentgym:generic@http://h:1')).toThrow(
+      /names no env: write agentgym:generic:NAME@http:\/\/h:1/,
+    );
+    expect(() => parseAgentGymRef('agentgym:generic:textcraft@http://h:1')).toThrow(
+      '"textcraft" in "agentgym:generic:textcraft@http://h:1" is a known AgentGym server: write agentgym:textcraft@http://h:1 to speak its own protocol.',
+    );
+    expect(() => parseAgentGymRef('agentgym:generic:My Game@http://h:1')).toThrow(
+      /"My Game" .* is not an env name: use lowercase letters, digits/,
     );
     expect(() => parseAgentGymRef('agentgym:webshop@127.0.0.1:36001')).toThrow(ConfigError);
     expect(() => parseAgentGymRef('agentgym:webshop@ftp://h/')).toThrow(/not an http\(s\) URL/);
@@ -46,8 +74,44 @@ describe('agentgym:NAME@URL', () => {
     expect((shorter as TimeLimit).maxSteps).toBe(20);
   });
 
+  it('resolves every other server to the table-driven client, named by its family', () => {
+    const limits = Object.fromEntries(
+      AGENTGYM_ENVS.map((name) => [name, envEntry(`agentgym:${name}@http://h:1`).maxSteps]),
+    );
+    expect(limits).toEqual({
+      ...{ webshop: 15, alfworld: 50, textcraft: 30, babyai: 20, sciworld: 30, sqlgym: 1 },
+      ...{ maze: 15, wordle: 8, weather: 10, movie: 12, todo: 15, academia: 12, sheet: 15 },
+      searchqa: 30,
+    });
+    const entry = envEntry('agentgym:sciworld@http://127.0.0.1:36003');
+    expect(entry).toMatchObject({ name: 'agentgym:sciworld', remote: true, maxSteps: 30 });
+    expect(entry.description).toMatch(/^ScienceWorld .*, at http:\/\/127\.0\.0\.1:36003$/);
+    const env = entry.make({ split: 'test' }) as TimeLimit;
+    expect(env.env).toBeInstanceOf(AgentGymGenericEnv);
+    expect((env.env as AgentGymGenericEnv).dialect).toBe(AGENTGYM_DIALECTS.sciworld);
+    expect(env.name).toBe('agentgym:sciworld');
+    expect(envEntry('agentgym:webshop@http://h:1').name).toBe('agentgym:webshop');
+    const url = 'http://h:1';
+    expect(new AgentGymGenericEnv('maze', { url }).dialect).toBe(AGENTGYM_DIALECTS.maze);
+    expect(new AgentGymGenericEnv('toString', { url }).dialect).toBe(GENERIC_DIALECT);
+
+    const generic = envEntry('agentgym:generic:beacon@http://h:1/');
+    expect(generic).toMatchObject({ name: 'agentgym:beacon', maxSteps: 30 });
+    expect(generic.description).toBe(
+      "beacon, a server speaking AgentGym's common protocol, at http://h:1/",
+    );
+    const made = generic.make({}) as TimeLimit;
+    expect((made.env as AgentGymGenericEnv).dialect).toBe(GENERIC_DIALECT);
+    expect(
+      generic
+        .tasks({})
+        .tasks('test', 2)
+        .map((t) => t.id),
+    ).toEqual(['agentgym:beacon/0', 'agentgym:beacon/1']);
+  });
+
   it('points unknown env names at the agentgym form', () => {
-    expect(() => envEntry('alfworld')).toThrow(/agentgym:alfworld@URL for an AgentGym server/);
+    expect(() => envEntry('alfworld')).toThrow(/agentgym:NAME@URL for an AgentGym server/);
   });
 });
 
@@ -79,6 +143,27 @@ describe('AgentGym task splits', () => {
     const custom = new AgentGymTaskSource('webshop', { test: { start: 500, end: 502 } });
     expect(custom.draw('test', 1).spec?.index).toBeGreaterThanOrEqual(500);
     expect(custom.splits.train).toEqual(AGENTGYM_SPLITS.webshop.train);
+  });
+
+  it("use the ranges AgentGym's READMEs publish, and documented sizes elsewhere", () => {
+    const ranges = (name: string) => new AgentGymTaskSource(name).splits;
+    expect(ranges('sqlgym')).toEqual({
+      train: { start: 0, end: 9428 },
+      test: { start: 9428, end: 10962 },
+    });
+    expect(ranges('searchqa').test).toEqual({ start: 0, end: 51713 });
+    expect(ranges('textcraft')).toEqual({
+      test: { start: 0, end: 100 },
+      train: { start: 100, end: 474 },
+    });
+    expect(ranges('weather').train).toEqual({ start: 20, end: 343 });
+    expect(ranges('academia').train).toEqual(ranges('academia').test);
+    expect(ranges('my-own-game')).toEqual(GENERIC_SPLITS);
+    for (const name of AGENTGYM_ENVS) {
+      const { train, test } = AGENTGYM_SPLITS[name];
+      const overlap = train.start < test.end && test.start < train.end;
+      expect(overlap, name).toBe(['academia', 'sheet', 'maze'].includes(name));
+    }
   });
 
   it('refuse bad ranges and requests past the end of a split', () => {

@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { serve } from '@hono/node-server';
+import { type HttpBindings, serve } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 
-/** One request a fake server received, and the status it answered. */
+/** One request a fake server received, and the status it answered (0: dropped unanswered). */
 export interface RecordedCall {
   method: string;
   path: string;
@@ -19,6 +19,8 @@ export interface Faults {
   delayMs: number;
   /** Answer this many of the next requests with HTTP 503. */
   unavailable: number;
+  /** Drop the connection of this many of the next requests, unanswered. */
+  dropped: number;
 }
 
 /** A fake server listening on a free local port. */
@@ -33,15 +35,18 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
+/** A fake server's Hono app, served by Node (its requests carry the socket, for faults). */
+export type FakeApp = Hono<{ Bindings: HttpBindings }>;
+
 /**
  * A Hono app that behaves like a FastAPI server (AgentGym's servers are FastAPI apps): unknown
  * routes answer 404 `{ detail: "Not Found" }`, and requests are recorded and subject to
  * {@link Faults}. Add the routes, then {@link listen}.
  */
-export function fastapiLikeApp(): { app: Hono; calls: RecordedCall[]; faults: Faults } {
+export function fastapiLikeApp(): { app: FakeApp; calls: RecordedCall[]; faults: Faults } {
   const calls: RecordedCall[] = [];
-  const faults: Faults = { delayMs: 0, unavailable: 0 };
-  const app = new Hono();
+  const faults: Faults = { delayMs: 0, unavailable: 0, dropped: 0 };
+  const app = new Hono<{ Bindings: HttpBindings }>();
   app.use(async (c, next) => {
     const text = c.req.method === 'POST' ? await c.req.text() : '';
     const call: RecordedCall = {
@@ -53,6 +58,11 @@ export function fastapiLikeApp(): { app: Hono; calls: RecordedCall[]; faults: Fa
     };
     calls.push(call);
     if (faults.delayMs > 0) await sleep(faults.delayMs);
+    if (faults.dropped > 0) {
+      faults.dropped -= 1;
+      c.env.incoming.socket.destroy();
+      return c.body(null);
+    }
     if (faults.unavailable > 0) {
       faults.unavailable -= 1;
       call.status = 503;
@@ -77,7 +87,7 @@ export function unprocessable(c: Context, where: 'body' | 'query', field: string
 
 /** Serves `app` on 127.0.0.1 at a free port. */
 export async function listen(
-  app: Hono,
+  app: FakeApp,
   calls: RecordedCall[],
   faults: Faults,
 ): Promise<FakeServer> {

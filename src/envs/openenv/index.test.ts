@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, TaskError } from '../../core/errors.ts';
+import { TimeLimit } from '../wrappers/time-limit.ts';
+import { isOpenEnvRef, OPENENV_MAX_STEPS, openenvEntry, parseOpenEnvRef } from './index.ts';
+import { OpenEnvEnv } from './openenv-env.ts';
+import { OPENENV_SPLITS, OpenEnvTaskSource, openenvTask, resetKeywords } from './tasks.ts';
+
+describe('openenv@URL', () => {
+  it('recognises the four forms and nothing else', () => {
+    for (const ref of ['openenv@http://h:1', 'openenv:x@http://h:1', 'openenv+http@http://h:1']) {
+      expect(isOpenEnvRef(ref)).toBe(true);
+    }
+    expect(isOpenEnvRef('openenv+http:x@http://h:1')).toBe(true);
+    for (const name of ['openenv', 'webshop', 'agentgym:webshop@http://h:1', 'openenvy@x']) {
+      expect(isOpenEnvRef(name)).toBe(false);
+    }
+  });
+
+  it('parses the family, the server root and the transport', () => {
+    expect(parseOpenEnvRef('openenv@http://127.0.0.1:8000/')).toEqual({
+      family: 'openenv',
+      url: 'http://127.0.0.1:8000',
+      transport: 'websocket',
+    });
+    expect(parseOpenEnvRef('openenv:textarena@ws://envs.example.org/wordle')).toEqual({
+      family: 'openenv:textarena',
+      url: 'http://envs.example.org/wordle',
+      transport: 'websocket',
+    });
+    expect(parseOpenEnvRef('openenv+http:coding@wss://h/x//')).toEqual({
+      family: 'openenv:coding',
+      url: 'https://h/x',
+      transport: 'http',
+    });
+  });
+
+  it('says what to write for a wrong name or URL', () => {
+    expect(() => parseOpenEnvRef('openenv:x')).toThrow(
+      '"openenv:x" names no OpenEnv server; write openenv@http://HOST:PORT or openenv:NAME@http://HOST:PORT (openenv+http@… for the HTTP transport).',
+    );
+    expect(() => parseOpenEnvRef('openenv:a b@http://h:1')).toThrow(/"a b" .* is not an env name/);
+    expect(() => parseOpenEnvRef('openenv@127.0.0.1:8000')).toThrow(ConfigError);
+    expect(() => parseOpenEnvRef('openenv@ftp://h/')).toThrow(/not an http\(s\) or ws\(s\) URL/);
+  });
+
+  it('makes remote envs inside a step limit, contacting nothing', async () => {
+    // Port 9 (discard) on loopback: nothing listens, and nothing may be asked before a reset.
+    const entry = openenvEntry('openenv:guess@http://127.0.0.1:9');
+    expect(entry).toMatchObject({
+      name: 'openenv:guess',
+      remote: true,
+      maxSteps: OPENENV_MAX_STEPS,
+    });
+    expect(entry.description).toContain('http://127.0.0.1:9 (WebSocket sessions)');
+    const env = entry.make({ split: 'test' }) as TimeLimit;
+    expect(env).toBeInstanceOf(TimeLimit);
+    expect(env.maxSteps).toBe(OPENENV_MAX_STEPS);
+    expect(env.env).toBeInstanceOf(OpenEnvEnv);
+    expect(env.name).toBe('openenv:guess');
+    expect((env.env as OpenEnvEnv).transportKind).toBe('websocket');
+    expect((entry.make({ maxSteps: 7 }) as TimeLimit).maxSteps).toBe(7);
+    expect((openenvEntry('openenv+http@http://h:1').make({}) as TimeLimit).env).toMatchObject({
+      transportKind: 'http',
+      name: 'openenv',
+    });
+    await env.close();
+    expect(
+      entry
+        .tasks({})
+        .tasks('test', 2)
+        .map((t) => t.id),
+    ).toEqual(['openenv:guess/seed-1000', 'openenv:guess/seed-1001']);
+  });
+});
+
+describe('OpenEnv tasks', () => {
+  it('are seeds, train and test apart; a draw is fixed by its seed', () => {
+    const source = new OpenEnvTaskSource('openenv');
+    expect(source.tasks('train')).toHaveLength(1000);
+    expect(source.tasks('test')).toHaveLength(200);
+    expect(source.tasks('train', 1)[0]).toEqual({
+      id: 'openenv/seed-0',
+      env: 'openenv',
+      instruction: '',
+      spec: { seed: 0 },
+      origin: 'seed',
+    });
+    const draws = Array.from({ length: 50 }, (_, seed) => source.draw('test', seed).spec?.seed);
+    for (const seed of draws) {
+      expect(seed).toBeGreaterThanOrEqual(OPENENV_SPLITS.test.start);
+      expect(seed).toBeLessThan(OPENENV_SPLITS.test.end);
+    }
+    expect(new Set(draws).size).toBeGreaterThan(40);
+    expect(source.draw('train', 4)).toEqual(source.draw('train', 4));
+    expect(() => source.tasks('test', 201)).toThrow(/has 200 tasks \(seeds 1000–1199\)/);
+    expect(() => new OpenEnvTaskSource('openenv', { test: { start: 5, end: 5 } })).toThrow(
+      ConfigError,
+    );
+  });
+
+  it("send the spec as the reset keywords, and refuse another family's or a spec-less task", () => {
+    const task = { ...openenvTask('openenv:x', 2), spec: { seed: 2, difficulty: 'hard' } };
+    expect(resetKeywords(task, 'openenv:x')).toEqual({ seed: 2, difficulty: 'hard' });
+    expect(() => resetKeywords(task, 'openenv')).toThrow(
+      'task openenv:x/seed-2 is for env "openenv:x", not "openenv".',
+    );
+    const generated = {
+      id: 'g1',
+      env: 'openenv',
+      instruction: 'do it',
+      origin: 'generated' as const,
+    };
+    expect(() => resetKeywords(generated, 'openenv')).toThrow(TaskError);
+    expect(() => resetKeywords(generated, 'openenv')).toThrow(/can only run in a synthetic env/);
+  });
+});
