@@ -84,9 +84,14 @@ export { HashingEmbedder, type HashingEmbedderOptions } from './embed/hashing-em
 export { LlamaCppEmbedder, type LlamaCppEmbedderOptions } from './embed/llama-cpp-embedder.ts';
 export { OpenAiEmbedder, type OpenAiEmbedderOptions } from './embed/openai-embedder.ts';
 export {
+  AGENTGYM_DIALECTS,
+  AGENTGYM_SPLITS,
+  type AgentGymDialect,
   AgentGymGenericEnv,
   type AgentGymGenericEnvOptions,
   agentgymEntry,
+  GENERIC_DIALECT,
+  GENERIC_SPLITS,
 } from './envs/agentgym/index.ts';
 export { bookingEntry } from './envs/booking/entry.ts';
 export type {
@@ -119,6 +124,7 @@ export {
 } from './envs/module-entry.ts';
 export {
   isOpenEnvRef,
+  OPENENV_MAX_STEPS,
   OpenEnvCapacityError,
   OpenEnvConnectionError,
   OpenEnvEnv,
@@ -128,6 +134,7 @@ export {
   OpenEnvServerError,
   openenvEntry,
   parseOpenEnvRef,
+  type TransportKind,
 } from './envs/openenv/index.ts';
 export type { ObservationFacts, QualityLens } from './envs/quality-lens.ts';
 export {
