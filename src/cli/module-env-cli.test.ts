@@ -138,14 +138,29 @@ describe('a module env on the command line', () => {
       (await runCli(['collect', '--env', lamps, '--episodes', '20', '--out', data])).code,
     ).toBe(0);
     expect((await runCli(['buffer', 'import', data, '--db', db])).code).toBe(0);
-    const served = await servers.start(['--env', `synthetic:${lamps}`, '--db', db, '--port', '0']);
+    // Two worker processes: each runs the CLI again and loads the module as the primary did.
+    const served = await servers.start([
+      '--env',
+      `synthetic:${lamps}`,
+      '--db',
+      db,
+      '--port',
+      '0',
+      '--workers',
+      '2',
+    ]);
     const post = async (path: string, body: object) =>
       (await fetch(`${served.url}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       }).then((r) => r.json())) as unknown;
-    const id = await post('/create', {});
+    const ids = (await Promise.all(
+      Array.from({ length: 6 }, () => post('/create', {})),
+    )) as number[];
+    // Session ids name their worker (id % 2): both workers made the module's env.
+    expect(new Set(ids.map((i) => i % 2))).toEqual(new Set([0, 1]));
+    const id = ids[0] as number;
     const [text] = (await post('/reset', { env_idx: id })) as [string];
     // A page of the module's own shape, learnt from its episodes in the buffer.
     expect(Object.keys(JSON.parse(text).lamps).sort()).toEqual(['attic', 'desk', 'hall', 'porch']);
