@@ -14,6 +14,7 @@ export {
   type EpisodeEndInfo,
   WEBARENA_MAX_STEPS,
 } from './envs/web/browser/browser-env.ts';
+export type { ViewportMode } from './envs/web/browser/browser-episode.ts';
 export { isWebAppRef, WEB_APP_PREFIX, webAppEntry } from './envs/web/index.ts';
 export { BuiltInSites, builtInSiteUrl } from './envs/web/sites/builtin-sites.ts';
 export { type LoginHook, webarenaLoginHooks } from './envs/web/sites/logins.ts';

@@ -1,5 +1,6 @@
 import type { EnvEntry, EnvOptions } from '../env.ts';
 import { BrowserEnv, WEBARENA_MAX_STEPS } from './browser/browser-env.ts';
+import type { ViewportMode } from './browser/browser-episode.ts';
 import { WEB_APPS, webApp, webAppTasks } from './sites/apps.ts';
 import { BuiltInSites } from './sites/builtin-sites.ts';
 import { makeEvaluator } from './webarena/evaluate.ts';
@@ -15,9 +16,11 @@ export function isWebAppRef(name: string): boolean {
 /**
  * The registry entry of `web:NAME`: one of our built-in web apps in a real Chromium
  * ({@link BrowserEnv}), its generated WebArena-format tasks, WebArena's evaluators and step limit.
- * Each episode runs against its own copy of the site's state.
+ * Each episode runs against its own copy of the site's state. `viewport` is what observations
+ * show (default `whole`, the whole document; `visible` as WebArena's experiments: see
+ * the browser env's `viewport` option).
  */
-export function webAppEntry(name: string): EnvEntry {
+export function webAppEntry(name: string, options: { viewport?: ViewportMode } = {}): EnvEntry {
   const app = webApp(name.slice(WEB_APP_PREFIX.length));
   const envName = `${WEB_APP_PREFIX}${app.name}`;
   const tasks = webAppTasks(app.name);
@@ -33,6 +36,7 @@ export function webAppEntry(name: string): EnvEntry {
         evaluate,
         maxSteps: o.maxSteps ?? WEBARENA_MAX_STEPS,
         ...(o.split !== undefined && { split: o.split }),
+        ...(options.viewport !== undefined && { viewport: options.viewport }),
       }),
     tasks: () => tasks,
   };

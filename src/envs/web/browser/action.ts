@@ -18,19 +18,24 @@ export type WebAction =
   | { kind: 'goto'; url: string }
   | { kind: 'go_back' }
   | { kind: 'go_forward' }
-  /** Ends the episode; `answer` is empty when none was given (`stop` alone, as WebArena allows). */
+  /**
+   * Ends the episode; `answer` is the bracket's text as written (the evaluator cleans it), empty
+   * when none was given (`stop` alone, as WebArena allows).
+   */
   | { kind: 'stop'; answer: string };
 
+/** A parsed action, or why the text is not one. */
 export type ParsedAction = { ok: true; action: WebAction } | { ok: false; reason: string };
-
-/** WebArena's chain-of-thought prompts end their answer with this phrase. */
-export const ANSWER_PHRASE = 'In summary, the next action I will perform is';
 
 const USAGE =
   'write one of: click [id], type [id] [text] [0|1], hover [id], press [key_comb], scroll [down|up], ' +
   'new_tab, tab_focus [index], close_tab, goto [url], go_back, go_forward, stop [answer]';
 
-/** Key names Playwright accepts besides single characters (case-insensitive aliases included). */
+/**
+ * Key names Playwright accepts besides single characters, looked up case-insensitively (WebArena
+ * maps a few lower-case names and passes the rest as written, which Playwright refuses unless
+ * spelled its way).
+ */
 const KEY_NAMES = new Map<string, string>(
   [
     'Enter',
@@ -52,7 +57,35 @@ const KEY_NAMES = new Map<string, string>(
     'Shift',
     'Alt',
     'Meta',
+    'ControlOrMeta',
+    'AltGraph',
+    'CapsLock',
+    'NumLock',
+    'ScrollLock',
+    'Pause',
+    'PrintScreen',
+    'ContextMenu',
+    'Backquote',
+    'Minus',
+    'Equal',
+    'Backslash',
+    'BracketLeft',
+    'BracketRight',
+    'Semicolon',
+    'Quote',
+    'Comma',
+    'Period',
+    'Slash',
+    'NumpadAdd',
+    'NumpadSubtract',
+    'NumpadMultiply',
+    'NumpadDivide',
+    'NumpadDecimal',
+    'NumpadEnter',
     ...Array.from({ length: 12 }, (_, i) => `F${i + 1}`),
+    ...Array.from({ length: 10 }, (_, i) => `Digit${i}`),
+    ...Array.from({ length: 10 }, (_, i) => `Numpad${i}`),
+    ...Array.from({ length: 26 }, (_, i) => `Key${String.fromCharCode(65 + i)}`),
   ].map((key) => [key.toLowerCase(), key]),
 );
 for (const [alias, key] of [
@@ -72,28 +105,42 @@ for (const [alias, key] of [
 }
 
 /**
- * The action in an agent's text. Accepts WebArena's forms: a bare action (`click [12]`), one in
- * backticks or a ``` fence, and chain-of-thought text ending in "In summary, the next action I
- * will perform is ```click [12]```" (the fence after that phrase wins). `type` without its last
- * flag presses Enter (WebArena's default); `scroll down` without brackets is accepted.
+ * The action in an agent's text, read by WebArena's rules (`create_id_based_action`, and its
+ * agent's `extract_action` for answers with a fence). Text holding a ``` fence is read from its
+ * first fenced block, whatever comes before or after (WebArena's chain-of-thought answers end
+ * "In summary, the next action I will perform is ```click [12]```"); text without one is the
+ * action itself. The verb is what comes before the first `[` (or the first word), exactly and in
+ * lower case; its arguments are searched for in the rest, which may go on (WebArena's own action
+ * history writes `click [12] where [12] is link 'Home'`). Bracketed text never spans lines: `type`
+ * with a line break in its text is refused and `stop` then has no answer, as in WebArena. `type`
+ * without its last flag presses Enter; `scroll down` needs no brackets.
+ *
+ * Departures, each for a reason (docs/web-observation.md lists them): `type [id] []` clears the
+ * field (our `type` replaces the content; WebArena, which appends key by key, refuses empty text);
+ * `press` takes key aliases (`Ctrl`, `Cmd`, `Esc`, arrows) that WebArena's Playwright refuses at
+ * run time, and an unknown key is refused here rather than when it runs; no text at all is refused
+ * where WebArena's parser raises an IndexError.
  */
 export function parseWebAction(text: string): ParsedAction {
-  const command = extractCommand(text);
-  if (command === '') return { ok: false, reason: `no action given; ${USAGE}.` };
-  const verb = (command.includes('[') ? command.split('[')[0] : command.split(/\s+/)[0]) ?? '';
   const fail = (why: string): ParsedAction => ({ ok: false, reason: `${why}; ${USAGE}.` });
-  switch (verb.trim().toLowerCase()) {
+  const command = extractCommand(text);
+  if (command === '') return fail('no action given');
+  const verb = command.includes('[')
+    ? (command.split('[')[0] as string).trim()
+    : (command.split(/\s+/)[0] as string);
+  // WebArena's `.` stops at a line break (and only there): `[^\n]` below.
+  switch (verb) {
     case 'click':
     case 'hover': {
-      const kind = verb.trim().toLowerCase() as 'click' | 'hover';
-      const match = /^\w+ ?\[(\d+)\]\s*$/i.exec(command);
-      if (!match) return fail(`"${command}" is not ${kind} [id] with a numeric id`);
-      return { ok: true, action: { kind, id: Number(match[1]) } };
+      const match = new RegExp(`${verb} ?\\[(\\d+)\\]`).exec(command);
+      if (!match) return fail(`"${command}" is not ${verb} [id] with a numeric id`);
+      return { ok: true, action: { kind: verb, id: Number(match[1]) } };
     }
     case 'type': {
-      const flagged = /\[[01]\]\s*$/.test(command) ? command : `${command} [1]`;
-      const match = /^type ?\[(\d+)\] ?\[(.*)\] ?\[([01])\]\s*$/is.exec(flagged);
-      if (!match) return fail(`"${command}" is not type [id] [text] [0|1]`);
+      const flagged = /\[[01]\]$/.test(command) ? command : `${command} [1]`;
+      // `*`, not WebArena's `+`: empty text clears the field (see above).
+      const match = /type ?\[(\d+)\] ?\[([^\n]*)\] ?\[(\d+)\]/.exec(flagged);
+      if (!match) return fail(`"${command}" is not type [id] [text] [0|1] on one line`);
       const pressEnter = match[3] === '1';
       return {
         ok: true,
@@ -101,59 +148,73 @@ export function parseWebAction(text: string): ParsedAction {
       };
     }
     case 'press': {
-      const match = /^press ?\[(.+)\]\s*$/i.exec(command);
+      const match = /press ?\[([^\n]+)\]/.exec(command);
       if (!match) return fail(`"${command}" is not press [key_comb]`);
       const keys = normalizeKeys(match[1] as string);
       if (!keys.ok) return fail(keys.reason);
       return { ok: true, action: { kind: 'press', keys: keys.keys } };
     }
     case 'scroll': {
-      const match = /^scroll ?\[?\s*(up|down)\s*\]?\s*$/i.exec(command);
+      const match = /scroll ?\[?(up|down)\]?/.exec(command);
       if (!match) return fail(`"${command}" is not scroll [down] or scroll [up]`);
-      const direction = (match[1] as string).toLowerCase() as 'up' | 'down';
-      return { ok: true, action: { kind: 'scroll', direction } };
+      return { ok: true, action: { kind: 'scroll', direction: match[1] as 'up' | 'down' } };
     }
     case 'tab_focus': {
-      const match = /^tab_focus ?\[(\d+)\]\s*$/i.exec(command);
+      const match = /tab_focus ?\[(\d+)\]/.exec(command);
       if (!match) return fail(`"${command}" is not tab_focus [index]`);
       return { ok: true, action: { kind: 'tab_focus', index: Number(match[1]) } };
     }
     case 'goto': {
-      const match = /^goto ?\[(.+)\]\s*$/i.exec(command);
+      const match = /goto ?\[([^\n]+)\]/.exec(command);
       if (!match) return fail(`"${command}" is not goto [url]`);
-      return { ok: true, action: { kind: 'goto', url: (match[1] as string).trim() } };
+      return { ok: true, action: { kind: 'goto', url: match[1] as string } };
     }
     case 'stop': {
-      const match = /^stop ?\[(.*)\]\s*$/is.exec(command);
-      if (!match && command.trim().toLowerCase() !== 'stop')
-        return fail(`"${command}" is not stop [answer]`);
-      return { ok: true, action: { kind: 'stop', answer: (match?.[1] ?? '').trim() } };
+      const match = /stop ?\[([^\n]+)\]/.exec(command);
+      return { ok: true, action: { kind: 'stop', answer: match?.[1] ?? '' } };
     }
     case 'new_tab':
     case 'close_tab':
     case 'go_back':
-    case 'go_forward': {
-      const kind = verb.trim().toLowerCase() as 'new_tab' | 'close_tab' | 'go_back' | 'go_forward';
-      if (!new RegExp(`^${kind}\\s*(\\[\\s*\\])?\\s*$`, 'i').test(command)) {
-        return fail(`"${command}": ${kind} takes no argument`);
-      }
-      return { ok: true, action: { kind } };
-    }
+    case 'go_forward':
+      return { ok: true, action: { kind: verb } };
     default:
-      return fail(`"${command}" is not an action`);
+      return fail(`"${command}" is not an action${hint(verb)}`);
   }
 }
 
-/** The action text in an agent's answer: after the summary phrase, inside backticks, trimmed. */
-function extractCommand(text: string): string {
-  const phrase = text.lastIndexOf(ANSWER_PHRASE);
-  const tail = phrase >= 0 ? text.slice(phrase + ANSWER_PHRASE.length) : text;
-  const fenced = /```(?:[a-z]*\n)?([\s\S]*?)```/.exec(tail) ?? /`([^`]+)`/.exec(tail);
-  // A sentence's full stop after the action ("… is ```click [12]```." or "go_back.") is not part of it.
-  return (fenced ? (fenced[1] as string) : tail).trim().replace(/\.+$/, '').trim();
+/** Why a verb that is almost one was not taken. */
+function hint(verb: string): string {
+  if (VERBS.has(verb.toLowerCase())) return ` (verbs are lower case: ${verb.toLowerCase()})`;
+  if (/^[`'"]/.test(verb)) return ' (write the action bare or in a ``` fence)';
+  return '';
 }
 
-/** `ctrl+A` → `Control+a`; each part must be a single character or a key name. */
+const VERBS = new Set([
+  'click',
+  'hover',
+  'type',
+  'press',
+  'scroll',
+  'new_tab',
+  'tab_focus',
+  'close_tab',
+  'goto',
+  'go_back',
+  'go_forward',
+  'stop',
+]);
+
+/** The action text of an answer: its first ``` fenced block if it has one, else all of it; trimmed. */
+function extractCommand(text: string): string {
+  const fenced = /```([\s\S]*?)```/.exec(text);
+  return (fenced ? (fenced[1] as string) : text).trim();
+}
+
+/**
+ * `ctrl+a` → `Control+a`: each part a single character (kept as written, as WebArena does) or a
+ * key name in Playwright's spelling.
+ */
 function normalizeKeys(combo: string): { ok: true; keys: string } | { ok: false; reason: string } {
   // `Control++` is Control and the plus key.
   const plusKey = /.\+\+$/.test(combo.trim());
@@ -163,7 +224,7 @@ function normalizeKeys(combo: string): { ok: true; keys: string } | { ok: false;
     const part = raw.trim();
     const named = KEY_NAMES.get(part.toLowerCase());
     if (named) keys.push(named);
-    else if ([...part].length === 1) keys.push(parts.length > 1 ? part.toLowerCase() : part);
+    else if ([...part].length === 1) keys.push(part);
     else return { ok: false, reason: `"${part}" is not a key (e.g. Enter, Tab, Control+a)` };
   }
   if (plusKey) keys.push('+');

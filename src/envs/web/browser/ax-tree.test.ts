@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AxNode, flattenAxTree, pythonRepr } from './ax-tree.ts';
+import { type AxNode, flattenAxTree } from './ax-tree.ts';
 import { ElementIds } from './element-ids.ts';
 
 /** A CDP-shaped node (the fields Chromium sends that we read). */
@@ -98,7 +98,7 @@ describe('flattenAxTree', () => {
       ignoredProperties: [],
       emptyRoles: [],
       withValue: false,
-      dedupeStaticText: false,
+      cleanStaticText: false,
       skipRoles: [],
       ignoredRootProperties: [],
       indent: '  ',
@@ -158,12 +158,76 @@ describe('flattenAxTree', () => {
   });
 });
 
-describe('pythonRepr', () => {
-  it("quotes as Python's repr does", () => {
-    expect(pythonRepr('plain')).toBe("'plain'");
-    expect(pythonRepr("it's")).toBe(`"it's"`);
-    expect(pythonRepr(`it's "x"`)).toBe(`'it\\'s "x"'`);
-    expect(pythonRepr('a\nb\\c\td')).toBe("'a\\nb\\\\c\\td'");
-    expect(pythonRepr('')).toBe("''");
+describe("flattenAxTree: WebArena's clean step, escaping and the viewport", () => {
+  it('drops CSS-generated StaticText, empty StaticText and any other line mentioning "statictext"', () => {
+    const tree = [
+      node('1', 'RootWebArea', 'T', ['2', '3', '4', '6']),
+      node('2', 'StaticText', '* ', [], { backendDOMNodeId: undefined }),
+      node('3', 'StaticText', ''),
+      node('4', 'link', 'StaticText tips', ['5']),
+      node('5', 'StaticText', 'StaticText tips'),
+      node('6', 'button', 'Go'),
+    ];
+    expect(flattenAxTree(tree).text).toBe(
+      ["[10] RootWebArea 'T'", "\t\t[50] StaticText 'StaticText tips'", "\t[60] button 'Go'"].join(
+        '\n',
+      ),
+    );
+  });
+
+  it('a virtual node is printed but does not indent its children, as in WebArena', () => {
+    const tree = [
+      node('1', 'RootWebArea', 'T', ['2']),
+      node('2', 'ListMarker', '1. ', ['3'], { backendDOMNodeId: undefined }),
+      node('3', 'button', 'Go'),
+    ];
+    expect(flattenAxTree(tree).text).toBe(
+      ["[10] RootWebArea 'T'", "\t[-1] ListMarker '1. '", "\t[30] button 'Go'"].join('\n'),
+    );
+  });
+
+  it('compares StaticText against whole lines only when asked (our small ids would match text)', () => {
+    const tree = [
+      node('1', 'RootWebArea', 'T', ['2', '3']),
+      node('2', 'link', 'Next'),
+      node('3', 'StaticText', '2'),
+    ];
+    const ids = (n: AxNode) => Number(n.nodeId);
+    expect(flattenAxTree(tree, { idOf: ids }).text).toContain("[3] StaticText '2'");
+    expect(flattenAxTree(tree, { idOf: ids, dedupeWithIds: true }).text).not.toContain(
+      'StaticText',
+    );
+  });
+
+  it('escapes values and property text, so every node stays on its line', () => {
+    const tree = [
+      node('1', 'RootWebArea', 'T', ['2']),
+      node('2', 'textbox', 'Body', [], {
+        value: { type: 'string', value: 'one\ntwo\u00a0\\' },
+        props: { roledescription: 'multi\nline', focused: true },
+      }),
+    ];
+    expect(flattenAxTree(tree).text.split('\n')[1]).toBe(
+      "\t[20] textbox 'Body' value: one\\ntwo\\xa0\\\\ roledescription: multi\\nline focused: True",
+    );
+  });
+
+  it('with a viewport: the root always, others by their box, children of hidden nodes move up', () => {
+    const tree = [
+      node('1', 'RootWebArea', 'T', ['2', '4', '5', '6']),
+      node('2', 'navigation', 'Main', ['3']),
+      node('3', 'link', 'Home'),
+      node('4', 'link', 'Below'),
+      node('5', 'link', 'Thin'),
+      node('6', 'link', 'Unmeasured'),
+    ];
+    const rects = new Map([
+      [20, { x: 0, y: -40, width: 1280, height: 30 }],
+      [30, { x: 10, y: 2, width: 40, height: 19 }],
+      [40, { x: 10, y: 730, width: 40, height: 19 }],
+      [50, { x: 10, y: 100, width: 40, height: 0.7 }],
+    ]);
+    const { text } = flattenAxTree(tree, { viewport: { width: 1280, height: 720, rects } });
+    expect(text).toBe(["[10] RootWebArea 'T'", "\t[30] link 'Home'"].join('\n'));
   });
 });

@@ -1,8 +1,10 @@
+import { isPythonBlank, pythonRepr, pythonStr } from './python-text.ts';
+
 /**
  * The accessibility tree as Chromium's CDP `Accessibility.getFullAXTree` returns it, and the pure
- * function that flattens it to WebArena's text form (after BrowserGym's `flatten_axtree_to_str` and
- * WebArena's `parse_accessibility_tree` + `clean_accesibility_tree`). No browser is needed: tests
- * run it on saved trees.
+ * function that flattens it to WebArena's text form (WebArena's `parse_accessibility_tree` and
+ * `clean_accesibility_tree`, with its viewport filter; options named after BrowserGym's
+ * `flatten_axtree_to_str`). No browser is needed: tests run it on saved trees.
  */
 
 /** One CDP AX value (`{ type, value }`); only `value` is read. */
@@ -38,6 +40,7 @@ export interface FlatElement {
   depth: number;
 }
 
+/** A flattened tree: its text and the elements its lines name. */
 export interface FlatTree {
   /** The tree text: one element a line, `[id] role 'name' prop: value …`, tab-indented by depth. */
   text: string;
@@ -71,11 +74,34 @@ export const WEBARENA_EMPTY_ROLES: readonly string[] = [
   'listitem',
 ];
 
+/** WebArena's IN_VIEWPORT_RATIO_THRESHOLD: a node whose in-view measure is below it is not shown. */
+export const WEBARENA_IN_VIEWPORT_RATIO = 0.6;
+
+/** A node's box relative to the viewport, in CSS pixels, as `getBoundingClientRect()` gives it. */
+export interface NodeRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The viewport an observation shows and the boxes of the tree's DOM nodes at that moment. */
+export interface ViewportBoxes {
+  /** Viewport width and height (WebArena reads `window.screen`, which Playwright sets to the viewport). */
+  width: number;
+  height: number;
+  /**
+   * Each node's `getBoundingClientRect()` (a text node's through a `Range`), by backend DOM node
+   * id. A node missing here could not be measured (WebArena: the call failed) and is not shown.
+   */
+  rects: ReadonlyMap<number, NodeRect>;
+}
+
 /** How the accessibility tree is flattened into WebArena's text format. */
 export interface FlattenOptions {
   /**
    * The id printed for a node, called once per shown node in line order (so an allocator sees
-   * nodes in document order). Default: the node's `backendDOMNodeId`, as WebArena prints.
+   * nodes in document order). Default: the node's `backendDOMNodeId`.
    */
   idOf?: (node: AxNode) => number;
   /** Properties never printed. Default `WEBARENA_IGNORED_PROPERTIES`. */
@@ -83,21 +109,28 @@ export interface FlattenOptions {
   /** Roles pruned when nameless and property-less. Default `WEBARENA_EMPTY_ROLES`. */
   emptyRoles?: readonly string[];
   /**
-   * Print the node's value (typed text, chosen option) as a `value:` property. WebArena does not,
-   * which hides what was typed; default true.
+   * Print the node's value (typed text, a select's chosen option) as a `value:` property, escaped
+   * as Python escapes text. WebArena does not (see docs/web-observation.md for why we do); default
+   * true.
    */
   withValue?: boolean;
   /**
-   * Drop a StaticText line whose text already appears in one of the 3 lines before it (WebArena's
-   * `clean_accesibility_tree`). Default true.
+   * WebArena's `clean_accesibility_tree`: a line that mentions "statictext" is kept only if it is a
+   * StaticText of a DOM node (CSS-generated text is dropped) whose text is not empty and not in
+   * one of the 3 kept lines before it. Default true.
    */
-  dedupeStaticText?: boolean;
+  cleanStaticText?: boolean;
+  /**
+   * Compare the StaticText against whole previous lines, `[id]` included, as WebArena does.
+   * Default false: our ids are small numbers that would match text such as `'1'`.
+   */
+  dedupeWithIds?: boolean;
   /** One level of indentation. Default a tab, as WebArena. */
   indent?: string;
   /**
-   * Roles dropped with their whole subtree. Default `InlineTextBox`: Chromium adds these children
-   * of StaticText only once some client asked for them, so showing them would make the text
-   * depend on the browser's history.
+   * Roles dropped with their whole subtree. Default `InlineTextBox`: whether Chromium sends these
+   * children of StaticText depends on its version and on what clients asked before, so showing
+   * them would make the text depend on the browser.
    */
   skipRoles?: readonly string[];
   /**
@@ -105,29 +138,40 @@ export interface FlattenOptions {
    * already names the URL.
    */
   ignoredRootProperties?: readonly string[];
+  /**
+   * Show only what is in the viewport, as WebArena's `current_viewport_only`: a node is shown when
+   * it is the root, or a DOM node measured with a non-zero box whose in-view measure reaches
+   * WebArena's threshold, 0.6; the children of a node not shown move up a level. Default:
+   * the whole document.
+   */
+  viewport?: ViewportBoxes;
 }
 
 /**
- * Flattens a captured tree to WebArena's text. Ignored nodes and nameless, property-less nodes of
+ * Flattens a captured tree to WebArena's text (`parse_accessibility_tree`, then
+ * `clean_accesibility_tree`). Ignored nodes and nameless, property-less nodes of
  * `WEBARENA_EMPTY_ROLES` (and nameless list items) are not printed; their children are, one
- * level up. Nodes repeated in CDP's list are read once; child ids missing from it are skipped.
+ * level up. A node with no DOM node is printed but, as in WebArena, does not indent its children.
+ * Nodes repeated in CDP's list are read once; child ids missing from it are skipped.
  */
 export function flattenAxTree(nodes: readonly AxNode[], options: FlattenOptions = {}): FlatTree {
   const idOf = options.idOf ?? ((node: AxNode) => node.backendDOMNodeId ?? -1);
   const ignored = new Set(options.ignoredProperties ?? WEBARENA_IGNORED_PROPERTIES);
   const emptyRoles = new Set(options.emptyRoles ?? WEBARENA_EMPTY_ROLES);
   const withValue = options.withValue ?? true;
-  const dedupe = options.dedupeStaticText ?? true;
+  const clean = options.cleanStaticText ?? true;
+  const withIds = options.dedupeWithIds ?? false;
   const indent = options.indent ?? '\t';
   const skipRoles = new Set(options.skipRoles ?? ['InlineTextBox']);
   const ignoredAtRoot = new Set(options.ignoredRootProperties ?? ['url']);
+  const inView = options.viewport ? viewportFilter(options.viewport) : () => true;
 
   const byId = new Map<string, AxNode>();
   for (const node of nodes) if (!byId.has(node.nodeId)) byId.set(node.nodeId, node);
   const root = nodes[0];
   const lines: string[] = [];
-  /** Each printed line without its `[id] ` prefix: what StaticText dedup compares against. */
-  const bodies: string[] = [];
+  /** The kept lines as StaticText dedup compares against them (without `[id] ` unless `withIds`). */
+  const compared: string[] = [];
   const elements: FlatElement[] = [];
   const visited = new Set<string>();
 
@@ -139,7 +183,7 @@ export function flattenAxTree(nodes: readonly AxNode[], options: FlattenOptions 
     const properties: Record<string, string> = {};
     const value = node.value?.value;
     if (withValue && value !== undefined && value !== '' && value !== null) {
-      properties.value = String(value);
+      properties.value = pythonStr(String(value));
     }
     for (const property of node.properties ?? []) {
       if (ignored.has(property.name) || property.value?.value === undefined) continue;
@@ -147,16 +191,23 @@ export function flattenAxTree(nodes: readonly AxNode[], options: FlattenOptions 
       properties[property.name] = pythonStr(property.value.value);
     }
     const hasProperties = Object.keys(properties).length > 0;
-    if (name.trim() === '') {
+    if (isPythonBlank(name)) {
       if (!hasProperties && emptyRoles.has(role)) return undefined;
       if (hasProperties && role === 'listitem') return undefined;
     }
     let body = `${role} ${pythonRepr(name)}`;
     for (const [key, shown] of Object.entries(properties)) body += ` ${key}: ${shown}`;
-    if (dedupe && role === 'StaticText' && name !== '') {
-      if (bodies.slice(-3).some((previous) => previous.includes(name))) return undefined;
-    }
     return { role, name, properties, body };
+  };
+
+  /** WebArena's clean step for one line; `virtual`: a node without a DOM node (negative id there). */
+  const survivesClean = (body: string, virtual: boolean) => {
+    if (!clean || !body.toLowerCase().includes('statictext')) return true;
+    // WebArena reads the text with `\[\d+\] StaticText (.+)`, quotes cut off; a virtual node's id
+    // is negative there, so its line never matches, and neither does any other role's line.
+    const match = /\[\d+\] StaticText ([\s\S]+)/.exec(`[${virtual ? -1 : 0}] ${body}`);
+    const text = [...(match?.[1] ?? '')].slice(1, -1).join('');
+    return text !== '' && compared.slice(-3).every((previous) => !previous.includes(text));
   };
 
   const visit = (node: AxNode, depth: number) => {
@@ -164,11 +215,13 @@ export function flattenAxTree(nodes: readonly AxNode[], options: FlattenOptions 
     visited.add(node.nodeId);
     const role = node.role?.value;
     if (typeof role === 'string' && skipRoles.has(role)) return;
-    const shown = describe(node, node === root);
-    if (shown) {
+    const shown = inView(node) ? describe(node, node === root) : undefined;
+    const virtual = node.backendDOMNodeId === undefined;
+    if (shown && survivesClean(shown.body, virtual)) {
       const id = idOf(node);
-      lines.push(`${indent.repeat(depth)}[${id}] ${shown.body}`);
-      bodies.push(shown.body);
+      const line = `${indent.repeat(depth)}[${id}] ${shown.body}`;
+      lines.push(line);
+      compared.push(withIds ? line : shown.body);
       elements.push({
         id,
         role: shown.role,
@@ -178,38 +231,40 @@ export function flattenAxTree(nodes: readonly AxNode[], options: FlattenOptions 
         depth,
       });
     }
+    // WebArena indents the children of a parsed line even when cleaning drops it afterwards, but
+    // not those of a virtual node (reading its missing DOM id fails after the line is written).
+    const childDepth = shown && !virtual ? depth + 1 : depth;
     for (const childId of node.childIds ?? []) {
       const child = byId.get(childId);
-      if (child) visit(child, shown ? depth + 1 : depth);
+      if (child) visit(child, childDepth);
     }
   };
   if (root) visit(root, 0);
   return { text: lines.join('\n'), elements };
 }
 
-/** Python's `str()` of a CDP value: booleans as `True`/`False`, as WebArena prints them. */
-function pythonStr(value: unknown): string {
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
 /**
- * Python's `repr()` of a string, as WebArena prints names: single quotes unless the text holds a
- * single quote and no double quote; backslashes, quotes and control characters escaped.
+ * WebArena's viewport test (`current_viewport_only`). Its measure is
+ * `overlap_width * overlap_height / width * height`, where the division binds first: not the
+ * share of the node in view (that divides by `width * height`) but that share times `height²`.
+ * It is kept as written because it decides what WebArena's agents saw: in effect any node with a
+ * sliver in view is shown, unless it is under about a pixel tall.
  */
-export function pythonRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const char of text) {
-    const code = char.codePointAt(0) as number;
-    if (char === '\\') out += '\\\\';
-    else if (char === quote) out += `\\${quote}`;
-    else if (char === '\n') out += '\\n';
-    else if (char === '\r') out += '\\r';
-    else if (char === '\t') out += '\\t';
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else out += char;
-  }
-  return out + quote;
+function viewportFilter(viewport: ViewportBoxes): (node: AxNode) => boolean {
+  return (node) => {
+    if (node.backendDOMNodeId === undefined) return false;
+    if (node.role?.value === 'RootWebArea') return true;
+    const rect = viewport.rects.get(node.backendDOMNodeId);
+    if (!rect || rect.width === 0 || rect.height === 0) return false;
+    const overlapWidth = Math.max(
+      0,
+      Math.min(rect.x + rect.width, viewport.width) - Math.max(rect.x, 0),
+    );
+    const overlapHeight = Math.max(
+      0,
+      Math.min(rect.y + rect.height, viewport.height) - Math.max(rect.y, 0),
+    );
+    const measure = ((overlapWidth * overlapHeight) / rect.width) * rect.height;
+    return measure >= WEBARENA_IN_VIEWPORT_RATIO;
+  };
 }

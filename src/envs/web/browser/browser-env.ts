@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import {
+  ConfigError,
   EnvClosedError,
   EnvNotResetError,
   EpisodeEndedError,
@@ -24,7 +25,7 @@ import { substituteSites, type WebArenaConfig, WebArenaConfigSchema } from '../w
 import type { Evaluation, TaskEvaluator } from '../webarena/evaluator.ts';
 import { parseWebAction } from './action.ts';
 import type { FlattenOptions } from './ax-tree.ts';
-import { BrowserEpisode, type EpisodeOptions } from './browser-episode.ts';
+import { BrowserEpisode, type EpisodeOptions, type ViewportMode } from './browser-episode.ts';
 import { acquireSharedBrowser, type BrowserLease } from './shared-browser.ts';
 
 /** WebArena's step limit. */
@@ -53,10 +54,17 @@ export interface BrowserEnvOptions {
   navigationTimeoutMs?: number;
   /** How long filling, selecting or hovering may wait for its element. Default 5,000 ms. */
   actionTimeoutMs?: number;
-  /** Default 1280×720, as WebArena. */
-  viewport?: { width: number; height: number };
+  /** The window's size. Default 1280×720, as WebArena. */
+  viewportSize?: { width: number; height: number };
+  /**
+   * What an observation shows: `whole` (default), the whole document; `visible`, only the nodes
+   * in the viewport, as WebArena's experiments run (`current_viewport_only=True`), so `scroll`
+   * changes what the agent sees and an element out of view cannot be named. Measured as WebArena
+   * measures it (see docs/web-observation.md).
+   */
+  viewport?: ViewportMode;
   /** How the accessibility tree is flattened to text (default: WebArena's rules). */
-  flatten?: Omit<FlattenOptions, 'idOf'>;
+  flatten?: Omit<FlattenOptions, 'idOf' | 'viewport'>;
   /**
    * Start each episode in the previous episode's browser context, cleaned (one tab, history,
    * cookies, cache and storage cleared; see `BrowserEpisode.reuse`), instead of a new
@@ -95,8 +103,9 @@ type Parked = Pick<Running, 'episode' | 'contextOptions'>;
 /**
  * A real web env: Chromium driven by Playwright, speaking WebArena's interface. The observation is
  * the current tab's accessibility tree in WebArena's text form under the tab titles and URL
- * (`observation.actions` lists `click [id]`, `type [id] [<text>]`, … for the page); actions are
- * WebArena's (see {@link parseWebAction}).
+ * (`observation.actions` lists `click [id]`, `type [id] [<text>]`, … for the page): the whole
+ * document, or with `viewport: 'visible'` only what is in view, as in WebArena's experiments.
+ * Actions are WebArena's (see {@link parseWebAction}).
  *
  * `reset({ seed })` runs task `seed mod N` of the split's N tasks; `reset({ task })` runs that task.
  * Episodes: `reset` opens the task's sites (`sites.open(config)`), substitutes their URLs into the
@@ -150,10 +159,17 @@ export class BrowserEnv implements Env {
     }
     this.ownBrowser = options.browser;
     this.reuseContexts = options.reuseContexts ?? true;
+    const viewport = options.viewport ?? 'whole';
+    if (viewport !== 'whole' && viewport !== 'visible') {
+      throw new ConfigError(
+        `BrowserEnv: viewport is 'whole' or 'visible', got ${JSON.stringify(viewport)}; the window's size is viewportSize: { width, height }.`,
+      );
+    }
     this.episodeOptions = {
       navigationTimeoutMs: options.navigationTimeoutMs ?? 30_000,
       actionTimeoutMs: options.actionTimeoutMs ?? 5_000,
-      viewport: options.viewport ?? { width: 1280, height: 720 },
+      viewportSize: options.viewportSize ?? { width: 1280, height: 720 },
+      viewport,
       flatten: options.flatten ?? {},
     };
   }

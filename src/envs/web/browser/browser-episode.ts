@@ -18,11 +18,20 @@ export interface EpisodeOptions {
   navigationTimeoutMs: number;
   /** Waiting for an element to become visible, enabled and still before acting on it. */
   actionTimeoutMs: number;
-  /** WebArena's default is 1280×720. */
-  viewport: { width: number; height: number };
-  /** How the tree is flattened (ids are always the episode's own). */
-  flatten: Omit<FlattenOptions, 'idOf'>;
+  /** The window's size; WebArena's default is 1280×720. */
+  viewportSize: { width: number; height: number };
+  /** What the observation shows: the whole document, or only what is in the viewport. */
+  viewport: ViewportMode;
+  /** How the tree is flattened (ids are always the episode's own; the viewport as above). */
+  flatten: Omit<FlattenOptions, 'idOf' | 'viewport'>;
 }
+
+/**
+ * What an observation shows: `whole`, the whole document (WebArena's `current_viewport_only`
+ * off); `visible`, only what is in the viewport (on, as WebArena's experiments run), so `scroll`
+ * changes what the agent sees.
+ */
+export type ViewportMode = 'whole' | 'visible';
 
 /** What running one action did. */
 export interface ActionOutcome {
@@ -92,7 +101,7 @@ export class BrowserEpisode {
     }
     const context = await browser.newContext({
       ...contextOptions,
-      viewport: options.viewport,
+      viewport: options.viewportSize,
       deviceScaleFactor: 1,
       locale: 'en-US',
       timezoneId: 'UTC',
@@ -229,8 +238,9 @@ export class BrowserEpisode {
       error = 'the page crashed; go_back, goto [url] or close_tab';
     } else {
       try {
+        const shown = this.options.viewport === 'visible' ? this.options.viewportSize : undefined;
         const flat = await withTimeout(
-          tab.tree(this.options.flatten),
+          tab.tree(this.options.flatten, shown),
           this.options.navigationTimeoutMs,
           'reading the page',
         );

@@ -1,6 +1,7 @@
 import type { CDPSession, Frame, Page } from 'playwright-core';
 import { type AxNode, type FlatElement, type FlattenOptions, flattenAxTree } from './ax-tree.ts';
 import { ElementIds } from './element-ids.ts';
+import { measureNodes } from './node-rects.ts';
 
 /** What an action needs to know about its target element (read when it is resolved). */
 export interface TargetElement {
@@ -60,7 +61,7 @@ export class BrowserTab {
   /** Origins of the documents (any frame) this tab has shown: whose storage a reused context clears. */
   readonly origins = new Set<string>();
   crashed = false;
-  /** Targets resolved so far: names each one's object group. */
+  /** Object groups made so far (targets resolved, pages measured): names each one. */
   private targets = 0;
   private readonly onCrash = () => {
     this.crashed = true;
@@ -87,11 +88,25 @@ export class BrowserTab {
     return new BrowserTab(page, cdp, frameTree.frame.id);
   }
 
-  /** Captures the page's accessibility tree and flattens it; ids follow {@link ElementIds}. */
-  async tree(options: Omit<FlattenOptions, 'idOf'>) {
+  /**
+   * Captures the page's accessibility tree and flattens it; ids follow {@link ElementIds}. With
+   * `viewport` (its size), only what is in view is shown: the nodes are measured right after the
+   * tree is read, as WebArena's `current_viewport_only` does.
+   */
+  async tree(
+    options: Omit<FlattenOptions, 'idOf' | 'viewport'>,
+    viewport?: { width: number; height: number },
+  ) {
     const { nodes } = (await this.cdp.send('Accessibility.getFullAXTree')) as { nodes: AxNode[] };
+    const rects = viewport
+      ? await measureNodes(this.cdp, nodes, `dreamgym-rects-${++this.targets}`)
+      : undefined;
     this.ids.begin(this.documents);
-    const flat = flattenAxTree(nodes, { ...options, idOf: this.ids.idOf });
+    const flat = flattenAxTree(nodes, {
+      ...options,
+      idOf: this.ids.idOf,
+      ...(viewport && rects && { viewport: { ...viewport, rects } }),
+    });
     this.elements = new Map(flat.elements.map((element) => [element.id, element]));
     return flat;
   }
