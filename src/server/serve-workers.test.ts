@@ -117,14 +117,18 @@ describe('dreamgym serve --workers', () => {
     expect(output()).toContain(
       `served ${sessions + 1} sessions, ${finished} finished episodes, ${steps + 1} steps`,
     );
-    expect(output()).toContain(`wrote ${finished} episodes to ${record}`);
+    // The OpenEnv HTTP episode was still open at SIGTERM: it is recorded as abandoned too.
+    expect(output()).toContain(`wrote ${finished + 1} episodes to ${record}`);
     const recorded = await readTrajectories(record);
-    expect(recorded).toHaveLength(finished);
+    expect(recorded).toHaveLength(finished + 1);
+    expect(recorded.filter((t) => t.steps.at(-1)?.info?.truncatedBy === 'abandoned')).toHaveLength(
+      1,
+    );
     const buffer = SqliteReplayBuffer.open({ path: db, create: false });
     const stored: string[] = [];
     for await (const t of buffer.trajectories({ provenance: 'synthetic' })) stored.push(t.id);
-    expect(stored).toHaveLength(finished);
-    expect(new Set(stored).size).toBe(finished);
+    expect(stored).toHaveLength(finished + 1);
+    expect(new Set(stored).size).toBe(finished + 1);
     expect(new Set(stored)).toEqual(new Set(recorded.map((t) => t.id)));
     expect(buffer.integrityCheck()).toBe('ok');
     await buffer.close();
