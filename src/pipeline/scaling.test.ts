@@ -40,6 +40,6 @@ describe('data scaling', () => {
   it('refuses household with the reason and the fix', async () => {
     const run = await runCli(['scaling', '--env', 'household']);
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/finds a reward only in webshop.*use --env webshop/);
+    expect(run.stderr).toMatch(/finds no reward in "household".*BC start.*use --env webshop/);
   });
 });

@@ -73,7 +73,7 @@ describe('dreamgym quality', () => {
     const lens = await runCli(['quality', '--env', 'agentgym:webshop@http://127.0.0.1:1']);
     expect(lens.code).not.toBe(0);
     expect(lens.stderr).toMatch(
-      /"agentgym:webshop@.*" has no quality lens: the quality proxies read webshop, household and web .*exports lens/,
+      /"agentgym:webshop" has no quality lens: the quality proxies read webshop, household and web .*exports lens/,
     );
     const judge = await runCli(['quality', '--judge-url', 'http://127.0.0.1:1/v1']);
     expect(judge.code).not.toBe(0);

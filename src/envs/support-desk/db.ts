@@ -83,9 +83,17 @@ export function generateDb(seed: number): SupportDb {
   for (let i = 0; i < CUSTOMERS; i++) {
     const twin =
       customers.length > 0 && rng.chance(NAMESAKE_CHANCE) ? rng.pick(customers) : undefined;
-    const name = twin?.name ?? `${rng.pick(GIVEN_NAMES)} ${rng.pick(families)}`;
-    const towns = TOWNS.filter((t) => !customers.some((c) => c.name === name && c.town === t));
-    customers.push({ id: freshId('C', 4), name, town: rng.pick(towns), orders: [] });
+    let name = twin?.name ?? `${rng.pick(GIVEN_NAMES)} ${rng.pick(families)}`;
+    // A name already in every town draws another (only then, so other databases stay as they were).
+    while (townsFree(customers, name).length === 0) {
+      name = `${rng.pick(GIVEN_NAMES)} ${rng.pick(families)}`;
+    }
+    customers.push({
+      id: freshId('C', 4),
+      name,
+      town: rng.pick(townsFree(customers, name)),
+      orders: [],
+    });
   }
 
   const orders: Order[] = [];
@@ -108,6 +116,11 @@ export function generateDb(seed: number): SupportDb {
     }
   }
   return { customers, products, orders };
+}
+
+/** The towns where no customer called `name` lives yet. */
+function townsFree(customers: Customer[], name: string): readonly string[] {
+  return TOWNS.filter((t) => !customers.some((c) => c.name === name && c.town === t));
 }
 
 /** An order's total in cents. */

@@ -176,6 +176,15 @@ describe('support desk', () => {
     }
   });
 
+  it('every task of the default splits generates, namesakes in every town included', () => {
+    // Tasks 304 and 870 once drew a namesake whose name already lived in every town.
+    expect(supportDeskTasks('test').length).toBe(500);
+    expect(supportDeskTasks('train').length).toBe(1000);
+    const db = generateDb(supportDeskSpec(supportDeskTask(304)).dbSeed);
+    const placed = new Set(db.customers.map((c) => `${c.name}/${c.town}`));
+    expect(placed.size).toBe(db.customers.length);
+  });
+
   it('refuses tasks of another env or without a spec', async () => {
     const env = new SupportDeskEnv();
     const foreign = { ...(testTasks[0] as Task), env: 'webshop' };
