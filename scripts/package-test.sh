@@ -3,7 +3,8 @@
 # repo (no access to its sources), type-check and run examples/library/ and every TypeScript
 # example in README.md and docs/ against the published types, run the conformance suite on a custom env
 # with vitest, and run the installed `dreamgym` command. Prints install time and size, with and
-# without the optional dependencies (node-llama-cpp). Run by .ci/run; `npm run test:package`.
+# without the optional dependencies (node-llama-cpp, platform binaries), and runs a command in the
+# install without them. Run by .ci/run; `npm run test:package`.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -22,6 +23,23 @@ install() { # install DIR [npm flags…]: the tarball alone, timed, then its siz
 }
 
 install "$work/slim" --omit=optional
+# Without the optional dependencies (node-llama-cpp, resvg's and sqlite-vec's platform binaries)
+# the package imports and runs; PNG plots and SQLite buffers say how to get their binaries, and
+# the one the buffer names is enough.
+node --input-type=module -e '
+  const dreamgym = await import("dreamgym");
+  if (typeof dreamgym.runPipeline !== "function") throw new Error("dreamgym has no runPipeline");
+'
+npx dreamgym collect --env webshop --policy expert --episodes 2 --out offline.jsonl
+test "$(wc -l < offline.jsonl)" -eq 2
+if npx dreamgym buffer import offline.jsonl --db buffer.db 2> import.err; then
+  echo "buffer import ran without sqlite-vec's binary: was it installed after all?"; exit 1
+fi
+vec="$(grep -o "platform binary sqlite-vec-[a-z0-9-]*" import.err | cut -d' ' -f3)"
+test -n "$vec" && test ! -e buffer.db || { cat import.err; exit 1; }
+npm install --no-audit --no-fund --loglevel=error --omit=optional "$vec" > /dev/null
+npx dreamgym buffer import offline.jsonl --db buffer.db
+echo "slim install (--omit=optional): imports, collects; buffers run after npm install $vec"
 install "$work/consumer"
 # The user's own tools beside the package, and the AI SDK (an optional peer) with one provider.
 npm install --no-audit --no-fund --loglevel=error --save-dev \

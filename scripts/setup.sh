@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the browser, database and Python tests need on a Debian machine, when it is missing:
-# Chromium (the web envs drive it through playwright-core), PostgreSQL's server, and a Python venv
+# Chromium (the web envs drive it through playwright-core), PostgreSQL's server, HAProxy (the
+# many-instance topology test), and a Python venv
 # (.venv/, from python/requirements-test.txt) for the OpenEnv-protocol server and the client package.
 # Says what it did. Elsewhere, install Chromium yourself (`npx playwright install chromium`) or
 # set DREAMGYM_CHROMIUM to a Chromium/Chrome executable.
@@ -18,6 +19,11 @@ if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
   echo "setup: PostgreSQL: found $(ls -d /usr/lib/postgresql/*/bin | head -1)"
 else
   missing+=(postgresql)
+fi
+if command -v haproxy >/dev/null 2>&1 || [[ -x /usr/sbin/haproxy ]]; then
+  echo "setup: HAProxy: found $(command -v haproxy || echo /usr/sbin/haproxy)"
+else
+  missing+=(haproxy)
 fi
 
 setup_venv() {

@@ -48,15 +48,24 @@ export type {
   TaskGenerator,
 } from './curriculum/generators/generator.ts';
 export { offlineMutators } from './curriculum/generators/offline-mutators.ts';
+export { type OpenTaskPoolOptions, TaskPool } from './curriculum/open-task-pool.ts';
+export {
+  TaskPoolConnectionError,
+  TaskPoolLocationError,
+  TaskPoolSchemaError,
+} from './curriculum/pool-errors.ts';
+export { PostgresTaskPool, type PostgresTaskPoolOptions } from './curriculum/postgres-task-pool.ts';
 export type { TaskSchedule } from './curriculum/schedule.ts';
+export { SqliteTaskPool, type SqliteTaskPoolOptions } from './curriculum/sqlite-task-pool.ts';
 export type {
+  BatchMaker,
   GroupStats,
+  HandOut,
   PooledTask,
   PoolFilter,
   PoolIterationStats,
   RewardStats,
 } from './curriculum/task-pool.ts';
-export { TaskPool, type TaskPoolOptions } from './curriculum/task-pool.ts';
 export {
   readTrajectories,
   readTrajectoriesStream,

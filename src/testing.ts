@@ -5,6 +5,10 @@
  *
  * @packageDocumentation
  */
+export {
+  runTaskPoolConformance,
+  type TaskPoolConformanceOptions,
+} from './curriculum/conformance.ts';
 export { MockEmbedder, type MockEmbedderOptions } from './embed/mock-embedder.ts';
 export {
   FAKE_ALFWORLD_GAMES,

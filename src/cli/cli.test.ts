@@ -79,7 +79,7 @@ describe('dreamgym CLI', () => {
     expect(webSeeds.code).toBe(1);
     expect(webSeeds.stderr).toContain('demo --env web does not use --budget, --seeds');
     expect(webSeeds.stderr).toContain('run --seed 0, --seed 1');
-  });
+  }, 120_000); // four CLI start-ups in a row: slow on a loaded 2-core machine
 
   it('play runs an episode from typed input', () => {
     const run = dreamgym(

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { parseSiteFlags } from '../envs/web/sites/url-sites.ts';
+import { parseSiteFlags, siteVariable } from '../envs/web/sites/url-sites.ts';
 
 /** Commander parser for an integer option with bounds; the error names the option's rule. */
 export function intOption(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -43,21 +43,22 @@ export function repeatable(value: string, previous: readonly string[] = []): str
 
 /**
  * Adds `--site NAME=URL` (repeatable) to a command that takes `--env`: the base URL of one of a
- * user's WebArena sites for `webarena@CONFIG` envs. It sets WebArena's own env variable for the
- * site (`--site reddit=URL` sets `REDDIT`), which is where webarena@ envs read URLs from.
+ * user's sites for `webarena@CONFIG` envs, WebArena's or one a config names itself. It sets the
+ * site's env variable (`--site reddit=URL` sets WebArena's `REDDIT`, `--site registry=URL` sets
+ * `DREAMGYM_SITE_REGISTRY`), which is where webarena@ envs read URLs from.
  */
 export function addSiteOption(command: Command): Command {
   return command
     .option(
       '--site <NAME=URL>',
-      'webarena@CONFIG: base URL of a WebArena site, e.g. reddit=http://HOST:9999 (repeatable; or set REDDIT, SHOPPING, …)',
+      'webarena@CONFIG: base URL of a site the configs name, e.g. reddit=http://HOST:9999 or registry=http://HOST:5000 (repeatable; or set REDDIT, SHOPPING, …, DREAMGYM_SITE_<NAME>)',
       repeatable,
       [],
     )
     .hook('preAction', (_, action) => {
       const pairs: string[] = action.opts().site ?? [];
       for (const [site, url] of Object.entries(parseSiteFlags(pairs))) {
-        process.env[site.toUpperCase()] = url;
+        process.env[siteVariable(site)] = url;
       }
     });
 }

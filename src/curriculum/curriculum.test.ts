@@ -12,8 +12,8 @@ import { Curriculum, type CurriculumConfig } from './curriculum.ts';
 import type { TaskGenerator } from './generators/generator.ts';
 import { offlineMutators } from './generators/offline-mutators.ts';
 import { uniformSchedule } from './schedule.ts';
+import { SqliteTaskPool } from './sqlite-task-pool.ts';
 import { generatedTask } from './task-identity.ts';
-import { TaskPool } from './task-pool.ts';
 
 const seeds: Task[] = Array.from({ length: 40 }, (_, i) => ({
   id: `toy/${i}`,
@@ -48,7 +48,7 @@ function curriculum(
   generator = fakeGenerator().generator,
 ) {
   return new Curriculum(
-    { pool: TaskPool.open(), seedTasks: seeds, generator },
+    { pool: SqliteTaskPool.open(), seedTasks: seeds, generator },
     { seed: 5, ...overrides },
   );
 }
@@ -68,7 +68,7 @@ describe('Curriculum', () => {
       const c = curriculum({ generatedShare: share });
       const first = await c.next(0, 16);
       expect(first.filter((t) => t.origin === 'generated')).toEqual([]);
-      c.record(outcomes(first, () => [1, 0, 1, 0]));
+      await c.record(outcomes(first, () => [1, 0, 1, 0]));
       const batch = await c.next(1, 16);
       expect(batch).toHaveLength(16);
       expect(new Set(batch.map((t) => t.id)).size).toBe(16);
@@ -81,7 +81,7 @@ describe('Curriculum', () => {
     const c = curriculum({ generatedShare: 0.25, variationsPerParent: 2 }, generator);
     const first = await c.next(0, 16);
     const [best, second, ...rest] = first as [Task, Task, ...Task[]];
-    c.record([
+    await c.record([
       ...outcomes([best], () => [1, 0, 1, 0]),
       ...outcomes([second], () => [1, 1, 1, 0]),
       ...outcomes(rest.slice(0, 4), () => [1, 1, 1, 1]),
@@ -95,7 +95,7 @@ describe('Curriculum', () => {
   it('with fewer informative parents than needed, generates fewer and fills the batch from the pool', async () => {
     const c = curriculum({ generatedShare: 0.5, variationsPerParent: 2 });
     const first = await c.next(0, 16);
-    c.record(outcomes(first, (t) => (t === first[0] ? [1, 0] : [0, 0])));
+    await c.record(outcomes(first, (t) => (t === first[0] ? [1, 0] : [0, 0])));
     const batch = await c.next(1, 16);
     expect(batch).toHaveLength(16);
     expect(batch.filter((t) => t.origin === 'generated').map((t) => t.parentId)).toEqual([
@@ -108,7 +108,7 @@ describe('Curriculum', () => {
     const { generator, parents } = fakeGenerator({ perParent: 1 });
     const c = curriculum({ generatedShare: 0.25, variationsPerParent: 2 }, generator);
     const first = await c.next(0, 16);
-    c.record(outcomes(first, () => [1, 0]));
+    await c.record(outcomes(first, () => [1, 0]));
     const batch = await c.next(1, 16);
     expect(batch.filter((t) => t.origin === 'generated')).toHaveLength(4);
     expect(parents).toHaveLength(4);
@@ -120,7 +120,7 @@ describe('Curriculum', () => {
     const c = curriculum({ mode: 'random', generatedShare: 0.5 }, generator);
     const first = await c.next(0, 16);
     expect(first.filter((t) => t.origin === 'generated')).toHaveLength(8);
-    c.record(outcomes(first, (t) => (t === first[0] ? [1, 0] : [1, 1])));
+    await c.record(outcomes(first, (t) => (t === first[0] ? [1, 0] : [1, 1])));
     await c.next(1, 16);
     expect(new Set(parents).size).toBeGreaterThan(4);
     expect(parents.filter((id) => id !== first[0]?.id).length).toBeGreaterThan(0);
@@ -133,7 +133,7 @@ describe('Curriculum', () => {
     for (let i = 0; i < 4; i++) {
       const batch = await c.next(i, 10);
       expect(batch).toEqual(uniform.next(i, 10));
-      c.record(outcomes(batch, () => [1, 0]));
+      await c.record(outcomes(batch, () => [1, 0]));
     }
     expect(parents).toEqual([]);
   });
@@ -141,9 +141,29 @@ describe('Curriculum', () => {
   it('gives the same batch when asked again for an iteration', async () => {
     const c = curriculum({ generatedShare: 0.5 });
     const first = await c.next(0, 16);
-    c.record(outcomes(first, () => [1, 0]));
+    await c.record(outcomes(first, () => [1, 0]));
     const batch = await c.next(1, 16);
     expect(await c.next(1, 16)).toEqual(batch);
+  });
+
+  it('shares its state through the pool: another process’s curriculum gives the same batch', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'dreamgym-curriculum-')), 'tasks.db');
+    const [one, two] = [SqliteTaskPool.open({ path }), SqliteTaskPool.open({ path })];
+    const config = { generatedShare: 0.5, seed: 5 };
+    const here = new Curriculum(
+      { pool: one, seedTasks: seeds, generator: fakeGenerator().generator },
+      config,
+    );
+    const { generator, parents } = fakeGenerator();
+    const there = new Curriculum({ pool: two, seedTasks: seeds, generator }, config);
+    const first = await here.next(0, 16);
+    await here.record(outcomes(first, () => [1, 0]));
+    const batch = await here.next(1, 16);
+    expect(batch.some((t) => t.origin === 'generated')).toBe(true);
+    expect(await there.next(1, 16)).toEqual(batch);
+    expect(parents).toEqual([]); // its variations were made already
+    expect(await there.stats()).toEqual(await here.stats());
+    await Promise.all([one.close(), two.close()]);
   });
 
   it('with realizableOnly, hands out no synthetic-only tasks', async () => {
@@ -152,7 +172,7 @@ describe('Curriculum', () => {
       fakeGenerator({ synthetic: true }).generator,
     );
     const first = await c.next(0, 16);
-    c.record(outcomes(first, () => [1, 0]));
+    await c.record(outcomes(first, () => [1, 0]));
     const batch = await c.next(1, 16);
     expect(batch).toHaveLength(16);
     expect(batch.every((t) => t.origin === 'seed')).toBe(true);
@@ -161,10 +181,10 @@ describe('Curriculum', () => {
   it('reports per iteration the pool size, generated tasks, informative share and mean V', async () => {
     const c = curriculum({ generatedShare: 0.25 });
     const first = await c.next(0, 8);
-    c.record(outcomes(first, (t) => (t === first[0] ? [1, 0, 1, 0] : [1, 1, 1, 1])));
+    await c.record(outcomes(first, (t) => (t === first[0] ? [1, 0, 1, 0] : [1, 1, 1, 1])));
     const second = await c.next(1, 8);
-    c.record(outcomes(second, () => [0, 0]));
-    expect(c.stats()).toEqual([
+    await c.record(outcomes(second, () => [0, 0]));
+    expect(await c.stats()).toEqual([
       expect.objectContaining({
         iteration: 0,
         poolSize: 40,
@@ -190,10 +210,10 @@ describe('Curriculum', () => {
     );
     expect(() => curriculum({ generatedShare: 2 })).toThrow(ConfigError);
     expect(() => curriculum({ variationsPerParent: 0 })).toThrow(ConfigError);
-    expect(() => new Curriculum({ pool: TaskPool.open(), seedTasks: seeds })).toThrow(
+    expect(() => new Curriculum({ pool: SqliteTaskPool.open(), seedTasks: seeds })).toThrow(
       /needs a task generator/,
     );
-    expect(() => curriculum().record([])).toThrow(/before next\(\)/);
+    await expect(curriculum().record([])).rejects.toThrow(/before next\(\)/);
   });
 });
 
@@ -212,7 +232,7 @@ describe('Curriculum in the loop (real household, ε-expert, offline mutators)',
       seed: iteration,
       provenance: 'real-online',
     });
-    schedule.record(
+    await schedule.record(
       episodes.map((e) => ({ taskId: e.groupId, reward: finalReward(e.trajectory) })),
     );
     return tasks;
@@ -220,7 +240,7 @@ describe('Curriculum in the loop (real household, ε-expert, offline mutators)',
 
   it('hands out variations of informative tasks that the real env runs, and resumes from its file', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'dreamgym-curriculum-')), 'tasks.db');
-    const pool = TaskPool.open({ path });
+    const pool = SqliteTaskPool.open({ path });
     const c = new Curriculum({ pool, seedTasks, generator: offlineMutators }, config);
     const batches = [];
     for (let i = 0; i < 3; i++) batches.push(await iterate(c, i));
@@ -230,26 +250,25 @@ describe('Curriculum in the loop (real household, ε-expert, offline mutators)',
       const generated = batches[i]?.filter((t) => t.origin === 'generated') ?? [];
       expect(generated.length).toBeGreaterThan(0);
       expect(generated.length).toBeLessThanOrEqual(4);
-      const informative = pool
-        .groups(i - 1)
+      const informative = (await pool.groups(i - 1))
         .filter((g) => g.variance > 0)
         .map((g) => g.taskId);
       for (const task of generated) expect(informative).toContain(task.parentId);
     }
-    const stats = c.stats();
+    const stats = await c.stats();
     expect(stats.map((s) => s.iteration)).toEqual([0, 1, 2]);
     const [, one, two] = stats;
     expect(two?.generatedTasks).toBe((one?.newTasks ?? 0) + (two?.newTasks ?? 0));
     expect(stats[0]?.informativeShare).toBeGreaterThan(0);
-    pool.close();
+    await pool.close();
 
-    const reopened = TaskPool.open({ path });
+    const reopened = SqliteTaskPool.open({ path });
     const resumed = new Curriculum(
       { pool: reopened, seedTasks, generator: offlineMutators },
       config,
     );
     expect(await resumed.next(2, 8)).toEqual(batches[2]);
-    expect(reopened.iterationStats()).toEqual(stats);
-    reopened.close();
+    expect(await reopened.iterationStats()).toEqual(stats);
+    await reopened.close();
   });
 });

@@ -50,10 +50,11 @@ export const DEFAULT_CURRICULUM_CONFIG: CurriculumConfig = {
  * What a curriculum works with: the task pool, the env's train tasks and a generator of variations.
  */
 export interface CurriculumOptions {
+  /** Where its state lives; every process whose curriculum shares the pool shares the state. */
   pool: TaskPool;
   /**
    * The env's train tasks, never test tasks (variations reuse what seed goals say); added to the
-   * pool unless it holds them already.
+   * pool (unless it holds them already) before the first batch.
    */
   seedTasks: readonly Task[];
   /** Makes the variations; not needed when the mode is `off`. */
@@ -70,6 +71,9 @@ export class Curriculum implements TaskSchedule {
   readonly warnings: Array<{ iteration: number; message: string }> = [];
   private readonly pool: TaskPool;
   private readonly generator: TaskGenerator | undefined;
+  private readonly seedTasks: readonly Task[];
+  /** The seed tasks' add, started by the first batch. */
+  private seeded: Promise<unknown> | undefined;
   /** The iteration of the last batch handed out: `record` files rollouts under it. */
   private batchIteration: number | undefined;
 
@@ -90,15 +94,22 @@ export class Curriculum implements TaskSchedule {
     }
     this.pool = options.pool;
     this.generator = options.generator;
-    this.pool.add(options.seedTasks);
+    this.seedTasks = options.seedTasks;
   }
 
   /**
    * `count` distinct tasks for `iteration`, generated ones first. In `variance` mode nothing is
    * generated before some task's rollouts varied (the first iteration draws from the pool only),
    * and fewer than λ · count when the last iteration had fewer informative parents than needed.
+   * Reads the pool afresh first: other processes sharing it may have added tasks.
    */
   async next(iteration: number, count: number): Promise<Task[]> {
+    this.seeded ??= this.pool.add(this.seedTasks).catch((error: unknown) => {
+      this.seeded = undefined;
+      throw error;
+    });
+    await this.seeded;
+    await this.pool.refresh();
     this.batchIteration = iteration;
     const { mode, realizableOnly, seed } = this.config;
     const filter: PoolFilter = realizableOnly
@@ -119,17 +130,17 @@ export class Curriculum implements TaskSchedule {
   }
 
   /** Files the rollouts of the batch last handed out under its iteration. */
-  record(episodes: Array<{ taskId: string; reward: number }>): void {
+  async record(episodes: Array<{ taskId: string; reward: number }>): Promise<void> {
     if (this.batchIteration === undefined) {
       throw new ConfigError(
         'curriculum.record() before next(): record the rollouts of a batch it handed out.',
       );
     }
-    this.pool.recordGroups(this.batchIteration, episodes);
+    await this.pool.recordGroups(this.batchIteration, episodes);
   }
 
   /** Per iteration: pool size, generated tasks, informative share, mean reward variance V. */
-  stats(): PoolIterationStats[] {
+  stats(): Promise<PoolIterationStats[]> {
     return this.pool.iterationStats();
   }
 
@@ -147,8 +158,8 @@ export class Curriculum implements TaskSchedule {
     const made = this.pool.tasks().filter((e) => e.createdIteration === iteration);
     if (made.length > 0 || slots === 0) return made.slice(0, slots).map((e) => e.task);
     const generator = this.generator as TaskGenerator;
-    const last = this.pool.lastRecordedIteration(iteration);
-    const lastRound = last === undefined ? [] : this.pool.groups(last);
+    const last = await this.pool.lastRecordedIteration(iteration);
+    const lastRound = last === undefined ? [] : await this.pool.groups(last);
     const byId = new Map(pooled.map((t) => [t.id, t]));
     const ranking = rankParents(this.config.mode, lastRound, [...byId.keys()], rng.fork('parents'));
     const limit = Math.min(ranking.length, slots);
@@ -174,7 +185,7 @@ export class Curriculum implements TaskSchedule {
         for (const message of warnings) this.warnings.push({ iteration, message });
         for (const task of tasks) {
           if (out.length < slots && (!this.config.realizableOnly || isRealizable(task))) {
-            out.push(...this.pool.add([task], iteration));
+            out.push(...(await this.pool.add([task], iteration)));
           }
         }
       }

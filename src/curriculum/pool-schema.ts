@@ -1,13 +1,8 @@
 import type Database from 'better-sqlite3';
-import { DreamGymError } from '../core/errors.ts';
+import { TaskPoolSchemaError } from './pool-errors.ts';
 
 /** The task-pool schema version this code writes; stored in `PRAGMA user_version`. */
-export const POOL_SCHEMA_VERSION = 1;
-
-/** The task pool file was written by a newer dreamgym. */
-export class TaskPoolSchemaError extends DreamGymError {
-  override name = 'TaskPoolSchemaError';
-}
+export const POOL_SCHEMA_VERSION = 2;
 
 /**
  * Migrations by target version: `MIGRATIONS[v - 1]` takes a pool from version v - 1 to v. Append
@@ -40,6 +35,19 @@ const MIGRATIONS: Array<(db: Database.Database) => void> = [
       );
     `);
   },
+  // 2: the batches handed out to index-less resets, with how many of their slots are taken, so a
+  // restarted server finishes the groups of its last batch.
+  (db) => {
+    db.exec(`
+      CREATE TABLE batches (
+        iteration INTEGER PRIMARY KEY,
+        group_size INTEGER NOT NULL,
+        task_ids TEXT NOT NULL,
+        slots INTEGER NOT NULL,
+        handed_out INTEGER NOT NULL DEFAULT 0
+      );
+    `);
+  },
 ];
 
 /** The pool's schema version; a newer one than this code reads is refused with the fix. */
@@ -55,11 +63,10 @@ export function checkPoolVersion(db: Database.Database, file: string): number {
 
 /** Brings a pool up to {@link POOL_SCHEMA_VERSION}, creating it if empty, in one transaction. */
 export function migratePool(db: Database.Database, file: string): void {
-  const version = checkPoolVersion(db, file);
-  if (version === POOL_SCHEMA_VERSION) return;
   db.transaction(() => {
+    const version = checkPoolVersion(db, file);
     for (let v = version; v < POOL_SCHEMA_VERSION; v++)
       (MIGRATIONS[v] as (typeof MIGRATIONS)[number])(db);
-    db.pragma(`user_version = ${POOL_SCHEMA_VERSION}`);
-  })();
+    if (version < POOL_SCHEMA_VERSION) db.pragma(`user_version = ${POOL_SCHEMA_VERSION}`);
+  }).immediate();
 }

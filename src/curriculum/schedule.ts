@@ -10,7 +10,7 @@ export interface TaskSchedule {
   /** The `count` distinct tasks to roll out in `iteration` (fewer if there are not that many). */
   next(iteration: number, count: number): Task[] | Promise<Task[]>;
   /** The outcome reward of every episode of the iteration just collected, by task. */
-  record?(episodes: Array<{ taskId: string; reward: number }>): void;
+  record?(episodes: Array<{ taskId: string; reward: number }>): void | Promise<void>;
 }
 
 /**

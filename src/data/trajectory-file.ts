@@ -6,8 +6,8 @@
  */
 
 import { constants } from 'node:fs';
-import { copyFile, type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname, isAbsolute } from 'node:path';
+import { copyFile, type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
 import { DataFormatError, DreamGymError } from '../core/errors.ts';
 import type { Trajectory } from '../core/types.ts';
 import {
@@ -60,13 +60,20 @@ export class TrajectoryWriter {
   ) {}
 
   /**
-   * Opens `path` for writing, creating parent directories. Fails if `<path>.partial` exists:
-   * another writer is using it, or an earlier run crashed and left it for inspection.
+   * Opens `path` for writing, creating parent directories. Fails if `path` is a directory (before
+   * anything is written, not at `close`), or if `<path>.partial` exists: another writer is using
+   * it, or an earlier run crashed and left it for inspection.
    */
   static async open(
     path: string,
     options: TrajectoryWriterOptions = {},
   ): Promise<TrajectoryWriter> {
+    const existing = await stat(path).catch(() => undefined);
+    if (existing?.isDirectory()) {
+      throw new TrajectoryWriteError(
+        `${path} is a directory; give a file to write the trajectories to, e.g. ${join(path, 'episodes.jsonl')}.`,
+      );
+    }
     const partialPath = path + PARTIAL_SUFFIX;
     await mkdir(dirname(path), { recursive: true });
     const handle = await claimPartial(path, partialPath, options.append ?? false);

@@ -1,6 +1,9 @@
+import { ConfigError } from '../core/errors.ts';
 import type { Trajectory } from '../core/types.ts';
 import type { ReplayBuffer } from '../replay/replay-buffer.ts';
 import type { ExperienceModel } from './experience-model.ts';
+import { GenericExperienceModel } from './generic/generic-model.ts';
+import { GenericKnowledge } from './generic/knowledge.ts';
 import { HouseholdExperienceModel } from './household/household-model.ts';
 import { HouseholdKnowledge } from './household/knowledge.ts';
 import { NearestNeighborModel } from './nearest-neighbor-model.ts';
@@ -12,15 +15,44 @@ import { WebShopExperienceModel } from './webshop/webshop-model.ts';
 const REAL = ['real-offline', 'real-online'] as const;
 
 /**
- * The LLM-free experience model for an env family, learnt from the buffer's real trajectories:
- * the grammar-aware model where one exists (webshop, household, and the web families `web:NAME`
- * and `webarena…`, whose pages are accessibility trees), else nearest-neighbour retrieval (which
- * learns nothing ahead: it reads the buffer at every step). The grammar-aware models'
- * {@link ExperienceModel.refresh} learns the real episodes added to the buffer since. Synthetic
- * episodes are not learnt: they are this model's own answers, and taking its guessed rewards for
- * seen ones would only make it surer of them.
+ * Which LLM-free experience model to use: `auto` the hand-written one where the family has one
+ * (webshop, household, the web families), else the generic one; `generic` the generic model for
+ * any family (to compare it with a hand-written one on its own family); `nearest` the
+ * nearest-neighbour baseline, which copies the most similar real transition.
  */
-export async function llmFreeModel(env: string, buffer: ReplayBuffer): Promise<ExperienceModel> {
+export type ExperienceChoice = 'auto' | 'generic' | 'nearest';
+
+/** The valid {@link ExperienceChoice} values. */
+export const EXPERIENCE_CHOICES: readonly ExperienceChoice[] = ['auto', 'generic', 'nearest'];
+
+/** Options of {@link llmFreeModel}. */
+export interface LlmFreeOptions {
+  /** Which model; default `auto`. */
+  experience?: ExperienceChoice;
+}
+
+/**
+ * The LLM-free experience model for an env family, learnt from the buffer's real trajectories:
+ * the hand-written model where one exists (webshop, household, and the web families `web:NAME`
+ * and `webarena…`, whose pages are accessibility trees), else the generic model learnt from the
+ * buffer alone (`GenericExperienceModel`); `experience` picks the generic model or the
+ * nearest-neighbour baseline for any family instead. Every model but the nearest-neighbour one
+ * (which learns nothing ahead: it reads the buffer at every step) has
+ * {@link ExperienceModel.refresh}, which learns the real episodes added to the buffer since.
+ * Synthetic episodes are not learnt: they are this model's own answers, and taking its guessed
+ * rewards for seen ones would only make it surer of them.
+ */
+export async function llmFreeModel(
+  env: string,
+  buffer: ReplayBuffer,
+  { experience = 'auto' }: LlmFreeOptions = {},
+): Promise<ExperienceModel> {
+  if (!EXPERIENCE_CHOICES.includes(experience)) {
+    throw new ConfigError(
+      `unknown experience model "${experience}"; choose one of ${EXPERIENCE_CHOICES.join(', ')}.`,
+    );
+  }
+  if (experience === 'nearest') return new NearestNeighborModel();
   const known = new Set<string>();
   const unseen = async () => {
     const found: Trajectory[] = [];
@@ -46,19 +78,20 @@ export async function llmFreeModel(env: string, buffer: ReplayBuffer): Promise<E
         return found.length;
       },
     });
-  if (env === 'webshop') {
+  if (experience === 'auto' && env === 'webshop') {
     const knowledge = WebShopKnowledge.fromTrajectories(await unseen());
     return refreshing(new WebShopExperienceModel(knowledge), knowledge);
   }
-  if (env === 'household') {
+  if (experience === 'auto' && env === 'household') {
     const knowledge = HouseholdKnowledge.fromTrajectories(await unseen());
     return refreshing(new HouseholdExperienceModel(knowledge), knowledge);
   }
-  if (isWebFamily(env)) {
+  if (experience === 'auto' && isWebFamily(env)) {
     const knowledge = WebKnowledge.fromTrajectories(await unseen());
     return refreshing(new WebExperienceModel(knowledge), knowledge);
   }
-  return new NearestNeighborModel();
+  const knowledge = GenericKnowledge.fromTrajectories(await unseen());
+  return refreshing(new GenericExperienceModel(knowledge), knowledge);
 }
 
 /** True for the browser families: `web:forum`, `web:store`, `webarena@CONFIG` … */

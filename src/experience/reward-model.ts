@@ -1,8 +1,8 @@
 /**
  * Rewards from hand-made features, fit on the terminal real transitions of the replay buffer:
  * a logistic classifier says whether the episode fully succeeded (reward 1, as a real success
- * is), and a ridge regression gives the partial reward otherwise. The LLM-free experience model
- * scores purchases with it.
+ * is), and a ridge regression gives the partial reward otherwise. The LLM-free experience models
+ * score purchases (webshop) and answers (web) with it.
  */
 export class RewardModel {
   private constructor(
@@ -63,24 +63,16 @@ export class RewardModel {
     if (this.samples === 0) return 0;
     const x = [...features, 1];
     if (this.successWeights && dot(this.successWeights, x) >= 0) return 1;
-    return this.partial(x);
+    return this.partial(features);
   }
 
   /**
-   * 1 with the classifier's probability of a success, else the regression's partial reward below
-   * 1, decided by `u` ∈ [0, 1) (a success when `u` < P): where the features leave the outcome
-   * uncertain, a purchase succeeds as often as such purchases did, instead of always or never.
+   * The regression's reward alone, in [0, 1): what such a purchase earned on average, never a
+   * full success. For callers that decide success by rules of their own.
    */
-  draw(features: readonly number[], u: number): number {
+  partial(features: readonly number[]): number {
     if (this.samples === 0) return 0;
-    const x = [...features, 1];
-    if (this.successWeights && u < 1 / (1 + Math.exp(-dot(this.successWeights, x)))) return 1;
-    return this.partial(x);
-  }
-
-  /** The regression's reward for `x` (bias column included), below 1. */
-  private partial(x: readonly number[]): number {
-    return Math.min(0.99, Math.max(0, dot(this.weights, x)));
+    return Math.min(0.99, Math.max(0, dot(this.weights, [...features, 1])));
   }
 }
 

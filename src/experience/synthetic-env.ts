@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_ACTION_CHARS, overlongAction, quoteAction } from '../core/action-limit.ts';
 import { EnvClosedError, EnvNotResetError, EpisodeEndedError, TaskError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import {
@@ -42,6 +43,11 @@ export interface SyntheticEnvOptions {
   realShare?: number;
   /** Show the model the episode's history (off for the no-history ablation). Default true. */
   history?: boolean;
+  /**
+   * Longest action, in characters, shown to the model; a longer one is refused as invalid
+   * without asking it. Default 2,000 (`DEFAULT_MAX_ACTION_CHARS`).
+   */
+  maxActionChars?: number;
 }
 
 /**
@@ -96,9 +102,11 @@ export class SyntheticEnv implements Env {
     if (!task || !state) throw new EnvNotResetError(this.name);
     if (this.ended) throw new EpisodeEndedError(this.name, this.ended);
     this.steps++;
-    const refusal = inadmissible(action, state);
+    const max = this.options.maxActionChars ?? DEFAULT_MAX_ACTION_CHARS;
+    const refusal =
+      overlongAction(action, max, 'SyntheticEnv maxActionChars') ?? inadmissible(action, state);
     if (refusal) {
-      return this.record(action, {
+      return this.record(action.slice(0, max), {
         observation: copyObservation(state),
         reward: 0,
         terminated: false,
@@ -224,5 +232,5 @@ export function inadmissible(action: string, state: Observation): string | undef
         return undefined;
     } else if (a.toLowerCase() === wanted) return undefined;
   }
-  return `"${action}" is not an admissible action here.`;
+  return `${quoteAction(action)} is not an admissible action here.`;
 }

@@ -111,5 +111,5 @@ describe('dreamgym llm check', () => {
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(cases[i]?.[1] as RegExp);
     });
-  });
+  }, 120_000); // several CLI start-ups at once: slow on a loaded 2-core machine
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Curriculum } from '../curriculum/curriculum.ts';
 import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
-import { TaskPool } from '../curriculum/task-pool.ts';
+import { SqliteTaskPool } from '../curriculum/sqlite-task-pool.ts';
 import { llmFreeModel } from '../experience/llm-free.ts';
 import { runDemo } from './demo.ts';
 import { writeDemoReport } from './demo-report.ts';
@@ -123,7 +123,7 @@ describe('DreamGym demo (tiny end to end)', () => {
       ablations: true,
       curriculum: (setup, seed) =>
         new Curriculum(
-          { pool: TaskPool.open(), seedTasks: setup.trainTasks, generator: offlineMutators },
+          { pool: SqliteTaskPool.open(), seedTasks: setup.trainTasks, generator: offlineMutators },
           { seed },
         ),
       experienceModel: async (setup, buffer) => {

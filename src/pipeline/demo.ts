@@ -239,8 +239,9 @@ async function runSeed(
   /** BC on the offline data, trained once per seed and saved; each call loads a fresh copy. */
   const clonedPolicy = async () => {
     cloned ??= (async () => {
-      const policy = new ChoicePolicy({ seed });
-      behaviourCloning(policy, offline, { seed });
+      const policy = new ChoicePolicy({ seed, family: setup.name });
+      // A fixed 8 epochs, as the README's tables were measured (no validation split).
+      behaviourCloning(policy, offline, { seed, validationShare: 0 });
       await policy.save(bcDir);
       policy.dispose();
     })();
@@ -248,7 +249,8 @@ async function runSeed(
     return ChoicePolicy.load(bcDir);
   };
   /** The policy an RL row starts from. */
-  const startPolicy = async () => (options.warmStart ? clonedPolicy() : new ChoicePolicy({ seed }));
+  const startPolicy = async () =>
+    options.warmStart ? clonedPolicy() : new ChoicePolicy({ seed, family: setup.name });
   const from = options.warmStart ? ', from BC' : '';
   const row = async (
     method: string,
@@ -413,7 +415,7 @@ async function runSeed(
     }
   } else {
     await row('untrained policy', async () => ({
-      policy: new ChoicePolicy({ seed }),
+      policy: new ChoicePolicy({ seed, family: setup.name }),
       realInteractions: 0,
       syntheticInteractions: 0,
       curve: [],

@@ -1,5 +1,9 @@
 import { ConfigError } from '../core/errors.ts';
 import type { ExperienceModel } from '../experience/experience-model.ts';
+import {
+  envDescriptionFromBuffer,
+  hasBuiltInDescription,
+} from '../experience/llm/env-descriptions.ts';
 import { LlmExperienceModel } from '../experience/llm/llm-model.ts';
 import { llmFreeModel } from '../experience/llm-free.ts';
 import type { LlmClient } from '../llm/client.ts';
@@ -35,5 +39,12 @@ export async function makeExperienceModel(
   if (config.kind === 'llm-free') return await llmFreeModel(env, buffer);
   if (!config.llm && !llm)
     throw new ConfigError('experienceModel.llm needs url and model, or gguf.');
-  return new LlmExperienceModel({ llm: llm ?? (await makeLlmClient(config.llm as LlmConfig)) });
+  // An env of no known family is described to the LLM from what its real episodes show.
+  const envDescription = hasBuiltInDescription(env)
+    ? undefined
+    : await envDescriptionFromBuffer(env, buffer);
+  return new LlmExperienceModel({
+    llm: llm ?? (await makeLlmClient(config.llm as LlmConfig)),
+    ...(envDescription !== undefined && { envDescription }),
+  });
 }

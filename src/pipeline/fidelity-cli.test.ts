@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/testing/run-cli.ts';
 import { initTf } from '../core/tf.ts';
+import { isSuccess, type Step, type Trajectory } from '../core/types.ts';
+import { TrajectoryWriter } from '../data/trajectory-file.ts';
 import { findChromium } from '../envs/web/browser/chromium.ts';
 import { browserLeftovers, browserTmpDir } from '../envs/web/testing/browser-leftovers.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
+import { relabel, webshopTrajectories } from '../replay/testing/fixtures.ts';
 
 describe('dreamgym fidelity', () => {
   beforeAll(initTf);
@@ -68,6 +71,58 @@ describe('dreamgym fidelity', () => {
       JSON.parse(readFileSync(join(out, 'fidelity.json'), 'utf8')).freeRunning.replayed.episodes,
     ).toBe(4);
   }, 60_000);
+
+  it('replays recorded episodes (--free-data): their successes checked in the real env', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-recorded-'));
+    // Real expert episodes stand in for what a served synthetic env recorded: two successes its
+    // actions earn for real, one failure the recording env paid as a success, and one on a task
+    // the curriculum generated (no spec: the real env cannot build it).
+    const real = relabel(await webshopTrajectories(12, 3), 'synthetic', 'served');
+    const successes = real.filter(isSuccess).slice(0, 2);
+    const failure = real.find((t) => !isSuccess(t) && t.steps.at(-1)?.terminated) as Trajectory;
+    const paid = (t: Trajectory): Trajectory => ({
+      ...t,
+      steps: [...t.steps.slice(0, -1), { ...(t.steps.at(-1) as Step), reward: 1 }],
+    });
+    const generated: Trajectory = {
+      ...paid(successes[0] as Trajectory),
+      id: 'served-generated',
+      task: { id: 'gen-1', env: 'webshop', instruction: 'a harder variation', origin: 'generated' },
+    };
+    expect(successes).toHaveLength(2);
+    const file = join(dir, 'served.jsonl');
+    const writer = await TrajectoryWriter.open(file);
+    for (const t of [...successes, paid(failure), generated]) await writer.write(t);
+    await writer.close();
+    const out = join(dir, 'report');
+    const run = await runCli([
+      'fidelity',
+      ...['--env', 'webshop', '--episodes', '2', '--offline-episodes', '10'],
+      ...['--free-data', file, '--out', out],
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(join(out, 'fidelity.json'), 'utf8'));
+    expect(json.freeRunning).toBeUndefined();
+    expect(json.recordedEpisodes.episodes).toBe(4);
+    expect(json.recordedEpisodes.recorded.successRate).toBe(1);
+    expect(json.recordedEpisodes.replayed).toMatchObject({
+      episodes: 3,
+      syntheticSuccesses: 3,
+      confirmed: 2,
+      missed: 0,
+      unreplayable: 1,
+    });
+    expect(json.recordedEpisodes.replayed.falsePositiveShare).toBeCloseTo(1 / 3);
+    const report = readFileSync(join(out, 'fidelity.md'), 'utf8');
+    expect(report).toContain(`## Recorded episodes (${file})`);
+    expect(report).toMatch(/\| all \| 3 \| 3 \| 2 \| 33\.3% \| 0 \|/);
+    expect(report).toContain('Not replayed: 1 episodes whose task the real env cannot build');
+
+    // A file of another env's episodes is refused before any work, with the fix.
+    const wrong = await runCli(['fidelity', '--env', 'household', '--free-data', file]);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toMatch(/holds no household episodes \(it has webshop\): pass the --env/);
+  }, 90_000);
 
   it('measures a web site in the browser and exits, its browser closed', async () => {
     findChromium();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { TaskError } from '../core/errors.ts';
 import type { Observation, Step, Task, Trajectory } from '../core/types.ts';
 import type { Env, ResetOptions } from '../envs/env.ts';
-import { replayInReal } from './fidelity.ts';
+import { replayInReal, replayRecorded } from './fidelity.ts';
 
 const task = (id: string, kind: string): Task => ({
   id,
@@ -20,6 +21,8 @@ class ToyEnv implements Env {
   private steps = 0;
 
   async reset(options: ResetOptions = {}) {
+    if (options.task?.spec === undefined)
+      throw new TaskError(`task ${options.task?.id} has no spec: only a synthetic env can run it.`);
     this.resets.push(options);
     this.pressed = false;
     this.steps = 0;
@@ -95,6 +98,7 @@ describe('replayInReal', () => {
       syntheticSuccesses: 3,
       confirmed: 1,
       missed: 1,
+      unreplayable: 0,
     });
     expect(report.falsePositiveShare).toBeCloseTo(2 / 3);
     expect(report.byKind?.change).toEqual({
@@ -127,6 +131,39 @@ describe('replayInReal', () => {
       confirmed: 0,
       falsePositiveShare: 0,
       missed: 1,
+      unreplayable: 0,
+    });
+  });
+});
+
+describe('replayRecorded', () => {
+  it('replays recorded episodes, counting apart those whose task the real env cannot build', async () => {
+    const a = task('a', 'change');
+    const generated: Task = {
+      id: 'g',
+      env: 'toy',
+      instruction: 'a variation',
+      origin: 'generated',
+    };
+    const report = await replayRecorded({
+      trajectories: [
+        episode(a, ['press [right]', 'stop []'], 1), // confirmed
+        episode(a, ['stop []'], 1), // a false positive
+        episode(a, ['look'], 0, 'truncated'), // abandoned by its trainer: no success either side
+        episode(generated, ['stop []'], 1), // the curriculum's task: no spec to replay it on
+      ],
+      realEnv: new ToyEnv(),
+    });
+    expect(report.episodes).toBe(4);
+    // As the recording env paid them: 3 successes of 4.
+    expect(report.recorded.successRate).toBe(0.75);
+    expect(report.replayed).toEqual({
+      episodes: 3,
+      syntheticSuccesses: 2,
+      confirmed: 1,
+      falsePositiveShare: 0.5,
+      missed: 0,
+      unreplayable: 1,
     });
   });
 });

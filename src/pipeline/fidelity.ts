@@ -1,4 +1,5 @@
 import { ratio } from 'fuzzball';
+import { TaskError } from '../core/errors.ts';
 import { finalReward, isSuccess, type Step, type Task, type Trajectory } from '../core/types.ts';
 import type { Env } from '../envs/env.ts';
 import type { ExperienceModel } from '../experience/experience-model.ts';
@@ -52,9 +53,23 @@ export interface ReplayCounts {
 export interface ReplayReport extends ReplayCounts {
   /** The same counts per kind of task, when a kind was given (WebArena's for web tasks). */
   byKind?: Record<string, ReplayCounts>;
+  /**
+   * Episodes not replayed because the real env cannot build their task (a task the curriculum
+   * generated has no spec); they are in no count above.
+   */
+  unreplayable: number;
 }
 
-interface EpisodeStats {
+/** Recorded episodes' own outcomes, and their actions replayed in the real env. */
+export interface RecordedReport {
+  episodes: number;
+  /** The outcomes the env that recorded them (a synthetic one) gave. */
+  recorded: EpisodeStats;
+  replayed: ReplayReport;
+}
+
+/** Success rate, mean final reward and mean length of some episodes. */
+export interface EpisodeStats {
   successRate: number;
   meanReward: number;
   meanSteps: number;
@@ -156,6 +171,8 @@ export async function freeRunning({
  * the same reset seed) and counts the synthetic successes whose very actions succeed for real. A
  * synthetic page that departs from the real one makes its later actions miss there too: that is
  * counted against the synthetic env, as it should be. Success is {@link isSuccess} on both sides.
+ * An episode whose task the real env cannot build ({@link TaskError}: a generated task with no
+ * spec) is counted as unreplayable, and in nothing else.
  */
 export async function replayInReal({
   trajectories,
@@ -167,11 +184,18 @@ export async function replayInReal({
   kindOf?: (task: Task) => string;
 }): Promise<ReplayReport> {
   const rows: Array<{ kind: string; synthetic: boolean; real: boolean }> = [];
+  let unreplayable = 0;
   for (const trajectory of trajectories) {
-    await realEnv.reset({
-      task: trajectory.task,
-      ...(trajectory.seed !== undefined && { seed: trajectory.seed }),
-    });
+    try {
+      await realEnv.reset({
+        task: trajectory.task,
+        ...(trajectory.seed !== undefined && { seed: trajectory.seed }),
+      });
+    } catch (error) {
+      if (!(error instanceof TaskError)) throw error;
+      unreplayable++;
+      continue;
+    }
     let real = false;
     for (const { action } of trajectory.steps) {
       const result = await realEnv.step(action);
@@ -191,11 +215,33 @@ export async function replayInReal({
       missed: group.filter((r) => !r.synthetic && r.real).length,
     };
   };
-  if (!kindOf) return counts(rows);
+  if (!kindOf) return { ...counts(rows), unreplayable };
   const kinds = [...new Set(rows.map((r) => r.kind))].sort();
   return {
     ...counts(rows),
     byKind: Object.fromEntries(kinds.map((k) => [k, counts(rows.filter((r) => r.kind === k))])),
+    unreplayable,
+  };
+}
+
+/**
+ * Replays episodes recorded elsewhere — e.g. what `dreamgym serve --env synthetic:NAME --record
+ * FILE` wrote while a trainer's policy drove it — in the real env ({@link replayInReal}): the
+ * rewards a policy unlike ours was actually paid, checked action by action.
+ */
+export async function replayRecorded({
+  trajectories,
+  realEnv,
+  kindOf,
+}: {
+  trajectories: readonly Trajectory[];
+  realEnv: Env;
+  kindOf?: (task: Task) => string;
+}): Promise<RecordedReport> {
+  return {
+    episodes: trajectories.length,
+    recorded: stats(trajectories),
+    replayed: await replayInReal({ trajectories, realEnv, ...(kindOf && { kindOf }) }),
   };
 }
 

@@ -7,7 +7,7 @@ import type { Trajectory } from '../core/types.ts';
 import { Curriculum } from '../curriculum/curriculum.ts';
 import { LlmTaskGenerator } from '../curriculum/generators/llm-generator.ts';
 import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
-import { TaskPool } from '../curriculum/task-pool.ts';
+import { SqliteTaskPool } from '../curriculum/sqlite-task-pool.ts';
 import { readTrajectories, TrajectoryFileNotFoundError } from '../data/trajectory-file.ts';
 import { globalLlmStats } from '../llm/stats.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
@@ -101,29 +101,38 @@ export async function runPipeline(
     config.experienceModel.kind === 'llm' && config.experienceModel.llm
       ? await makeLlmClient(config.experienceModel.llm)
       : undefined;
-  await mkdir(runDir, { recursive: true });
-  // An entry handed over in code is recorded by its name (its functions do not serialize).
-  const recorded = { ...config, env: 'make' in Object(config.env) ? env : config.env };
-  await writeFile(join(runDir, 'config.json'), `${JSON.stringify(recorded, null, 2)}\n`);
-  await writeFile(join(runDir, 'versions.json'), `${JSON.stringify(versions(), null, 2)}\n`);
-
-  const offline: Trajectory[] = await stage('offline data', () =>
-    config.offline.data
-      ? readTrajectories(config.offline.data)
-      : offlineData(setup, {
-          episodes: config.offline.episodes,
-          ...(offlinePolicy !== undefined && { policy: offlinePolicy }),
-          seed: config.seed,
-        }),
-  );
-  const buffer = await ReplayBuffer.open({ path: hooks.buffer ?? join(runDir, 'buffer.db') });
-  let pool: TaskPool | undefined;
+  // A buffer elsewhere is opened before the folder too: one that cannot be (an unreachable
+  // server, a file that is not SQLite) leaves no run folder behind.
+  const shared =
+    hooks.buffer === undefined ? undefined : await ReplayBuffer.open({ path: hooks.buffer });
+  let offline: Trajectory[];
+  try {
+    await mkdir(runDir, { recursive: true });
+    // An entry handed over in code is recorded by its name (its functions do not serialize).
+    const recorded = { ...config, env: 'make' in Object(config.env) ? env : config.env };
+    await writeFile(join(runDir, 'config.json'), `${JSON.stringify(recorded, null, 2)}\n`);
+    await writeFile(join(runDir, 'versions.json'), `${JSON.stringify(versions(), null, 2)}\n`);
+    offline = await stage('offline data', () =>
+      config.offline.data
+        ? readTrajectories(config.offline.data)
+        : offlineData(setup, {
+            episodes: config.offline.episodes,
+            ...(offlinePolicy !== undefined && { policy: offlinePolicy }),
+            seed: config.seed,
+          }),
+    );
+  } catch (error) {
+    await shared?.close();
+    throw error;
+  }
+  const buffer = shared ?? (await ReplayBuffer.open({ path: join(runDir, 'buffer.db') }));
+  let pool: SqliteTaskPool | undefined;
   try {
     await stage('replay buffer', () => buffer.add(offline));
     const model = await stage('experience model', () =>
       makeExperienceModel(config.experienceModel, env, buffer, llm),
     );
-    const policy = new ChoicePolicy({ seed: config.seed });
+    const policy = new ChoicePolicy({ seed: config.seed, family: setup.name });
     const trainerConfig = {
       ...config.train,
       evalEvery: config.evaluation.every,
@@ -133,7 +142,7 @@ export async function runPipeline(
     };
     // Mode `off` still goes through the curriculum (uniform over the seed tasks, nothing
     // generated) so its statistics are recorded the same way for the ablation.
-    pool = TaskPool.open({ path: join(runDir, 'tasks.db') });
+    pool = SqliteTaskPool.open({ path: join(runDir, 'tasks.db') });
     const schedule =
       hooks.curriculum?.(setup, config) ??
       new Curriculum(
@@ -212,7 +221,7 @@ export async function runPipeline(
     if (schedule instanceof Curriculum) {
       await writeFile(
         join(runDir, 'curriculum.json'),
-        `${JSON.stringify({ stats: schedule.stats(), warnings: schedule.warnings }, null, 2)}\n`,
+        `${JSON.stringify({ stats: await schedule.stats(), warnings: schedule.warnings }, null, 2)}\n`,
       );
     }
     await policy.save(join(runDir, 'policy'));
@@ -221,7 +230,7 @@ export async function runPipeline(
     await writeFile(join(runDir, 'report.md'), runReport(env, config, summary));
     return summary;
   } finally {
-    pool?.close();
+    await pool?.close();
     await buffer.close();
   }
 }

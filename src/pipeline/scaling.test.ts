@@ -17,7 +17,7 @@ describe('data scaling', () => {
       syntheticIterations: 1,
       trainer: { tasksPerIteration: 2, groupSize: 2, epochs: 1 },
       evalEpisodes: 5,
-      fidelityEpisodes: 6,
+      fidelityEpisodes: 20,
     });
     expect(result.points.map((p) => p.offlineEpisodes)).toEqual([5, 60]);
     const [small, large] = result.points;

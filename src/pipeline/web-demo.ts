@@ -247,7 +247,8 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
     let bc: ChoicePolicy | undefined;
     await row('BC (SFT on offline demos)', async () => {
       bc = new ChoicePolicy({ seed: options.seed });
-      behaviourCloning(bc, offline, { seed: options.seed, ...options.bc });
+      // Fixed epochs, as the README's web tables were measured (no validation split).
+      behaviourCloning(bc, offline, { seed: options.seed, validationShare: 0, ...options.bc });
       return { policy: bc, real: 0, synthetic: 0 };
     });
     const cloned = () => (bc as ChoicePolicy).copy();

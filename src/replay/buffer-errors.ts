@@ -15,6 +15,23 @@ export class BufferLocationError extends DreamGymError {
   override name = 'BufferLocationError';
 }
 
+/**
+ * sqlite-vec's platform binary, an optional dependency, is not installed (an install with
+ * `--omit=optional` leaves it out): no buffer on SQLite can open. The message names the package.
+ */
+export class VectorExtensionMissingError extends DreamGymError {
+  override name = 'VectorExtensionMissingError';
+  constructor(
+    readonly packageName: string,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `replay buffers on SQLite need sqlite-vec's platform binary ${packageName}, an optional dependency that is not installed (npm install --omit=optional leaves it out): run npm install --omit=optional ${packageName}, or install without --omit=optional.`,
+      options,
+    );
+  }
+}
+
 /** The database server behind a buffer URL could not be reached or refused the connection. */
 export class BufferConnectionError extends DreamGymError {
   override name = 'BufferConnectionError';

@@ -13,6 +13,7 @@ import {
   BufferLockedError,
   BufferNotFoundError,
   checkBufferLocation,
+  VectorExtensionMissingError,
 } from './buffer-errors.ts';
 import { type BufferStats, bufferStats } from './buffer-stats.ts';
 import { exactRetrieve } from './exact-retrieval.ts';
@@ -144,7 +145,7 @@ export class SqliteReplayBuffer implements ReplayBuffer {
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('foreign_keys = ON');
       this.db.pragma('cache_size = -65536');
-      sqliteVec.load(this.db);
+      loadVectorExtension(this.db);
       migrate(this.db, this.encoder.dimensions, this.path);
       this.store = new TransitionStore(this.db);
       this.checkEncoder();
@@ -574,4 +575,17 @@ async function* inOrder<T>(items: readonly T[]): AsyncGenerator<T> {
 /** The retrieval keys of trajectories' transitions, in order. */
 function transitionKeys(trajectories: readonly Trajectory[]): TransitionKey[] {
   return trajectories.flatMap(transitions);
+}
+
+/** Loads sqlite-vec into `db`; its platform binary missing is a {@link VectorExtensionMissingError}. */
+function loadVectorExtension(db: Database.Database): void {
+  try {
+    sqliteVec.load(db);
+  } catch (error) {
+    const missing = /Cannot find (?:package|module) '(sqlite-vec-[^'/]+)/.exec(
+      (error as Error).message,
+    );
+    if (missing) throw new VectorExtensionMissingError(missing[1] as string, { cause: error });
+    throw error;
+  }
 }

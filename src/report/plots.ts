@@ -1,25 +1,53 @@
 import { writeFile } from 'node:fs/promises';
-import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 
+/** The files a chart was written to: always its SVG, its PNG when resvg could be loaded. */
+export interface RenderedChart {
+  /** The SVG file, always written. */
+  svg: string;
+  /** Missing when resvg's platform binary is not installed; `warning` then says how to get it. */
+  png?: string;
+  warning?: string;
+}
+
+type ResvgModule = typeof import('@resvg/resvg-js');
+
+/**
+ * resvg, loaded when the first PNG is drawn rather than when the package is imported: its
+ * platform binary is an optional dependency, which `npm install --omit=optional` leaves out.
+ */
+let resvg: Promise<ResvgModule | Error> | undefined;
+let warned = false;
+
+function loadResvg(): Promise<ResvgModule | Error> {
+  resvg ??= import('@resvg/resvg-js').catch((error: Error) => error);
+  return resvg;
+}
+
 /**
  * Renders a Vega-Lite spec to `<base>.svg` and `<base>.png` (via resvg, no browser or system
- * graphics libraries; text uses the system's fonts when there are any).
+ * graphics libraries; text uses the system's fonts when there are any). Without resvg's platform
+ * binary (an install with `--omit=optional`) only the SVG is written, and the result's `warning`
+ * (also printed once, as a process warning) says how to get the PNGs.
  */
-export async function renderChart(
-  spec: TopLevelSpec,
-  base: string,
-): Promise<{ svg: string; png: string }> {
+export async function renderChart(spec: TopLevelSpec, base: string): Promise<RenderedChart> {
   const svg = await chartSvg(spec);
-  const png = new Resvg(svg, {
+  await writeFile(`${base}.svg`, svg);
+  const loaded = await loadResvg();
+  if (loaded instanceof Error) {
+    const warning = `PNG plots need the platform binary of @resvg/resvg-js, an optional dependency that is not installed (${loaded.message.split('\n')[0]}); wrote ${base}.svg only. Install without --omit=optional (or run npm install @resvg/resvg-js) to get the PNGs.`;
+    if (!warned) process.emitWarning(warning, 'PlotWarning');
+    warned = true;
+    return { svg: `${base}.svg`, warning };
+  }
+  const png = new loaded.Resvg(svg, {
     background: 'white',
     font: { loadSystemFonts: true },
     fitTo: { mode: 'zoom', value: 2 },
   })
     .render()
     .asPng();
-  await writeFile(`${base}.svg`, svg);
   await writeFile(`${base}.png`, png);
   return { svg: `${base}.svg`, png: `${base}.png` };
 }

@@ -204,7 +204,7 @@ export async function train(
       }),
     );
     envSteps += episodes.reduce((s, e) => s + e.steps.length, 0);
-    io.schedule?.record?.(
+    await io.schedule?.record?.(
       episodes.map((e) => ({ taskId: e.groupId, reward: finalReward(e.trajectory) })),
     );
 

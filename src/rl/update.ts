@@ -13,6 +13,7 @@ export interface PolicySample extends RecordedDecision {
   return: number;
 }
 
+/** An update's epochs, minibatch size, gradient clipping, advantage standardisation and seed. */
 export interface UpdateOptions extends PpoLossOptions {
   /** Passes over the batch. Default 4. */
   epochs?: number;
@@ -118,27 +119,41 @@ export function bcUpdate(
   { epochs = 4, minibatchSize = 64, maxGradNorm = 1, seed = 0 }: UpdateOptions = {},
 ): BcMetrics {
   const rng = new Rng(seed).fork('bc-minibatches');
-  let nll = 0;
-  let batches = 0;
+  let last: BcMetrics = { nll: 0, minibatches: 0 };
   let minibatches = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
-    nll = 0;
-    batches = 0;
-    const order = rng.shuffle(decisions.map((_, i) => i));
-    for (let start = 0; start < order.length; start += minibatchSize) {
-      const batch = order
-        .slice(start, start + minibatchSize)
-        .map((i) => decisions[i] as RecordedDecision);
-      const stats = step(optimizer, policy.variables, maxGradNorm, () => {
-        const loss = tf.neg(tf.mean(policy.evaluate(batch).logProbs));
-        return { loss, report: { nll: loss } };
-      });
-      nll += stats.nll ?? 0;
-      batches++;
-      minibatches++;
-    }
+    last = bcEpoch(policy, optimizer, decisions, rng, { minibatchSize, maxGradNorm });
+    minibatches += last.minibatches;
   }
-  return { nll: batches ? nll / batches : 0, minibatches };
+  return { nll: last.nll, minibatches };
+}
+
+/**
+ * One pass of behaviour cloning over `decisions` in an order drawn from `rng`: the mean
+ * negative log-likelihood of its minibatches, and how many there were.
+ */
+export function bcEpoch(
+  policy: TrainablePolicy,
+  optimizer: Optimizer,
+  decisions: readonly RecordedDecision[],
+  rng: Rng,
+  { minibatchSize = 64, maxGradNorm = 1 }: Pick<UpdateOptions, 'minibatchSize' | 'maxGradNorm'>,
+): BcMetrics {
+  let nll = 0;
+  let minibatches = 0;
+  const order = rng.shuffle(decisions.map((_, i) => i));
+  for (let start = 0; start < order.length; start += minibatchSize) {
+    const batch = order
+      .slice(start, start + minibatchSize)
+      .map((i) => decisions[i] as RecordedDecision);
+    const stats = step(optimizer, policy.variables, maxGradNorm, () => {
+      const loss = tf.neg(tf.mean(policy.evaluate(batch).logProbs));
+      return { loss, report: { nll: loss } };
+    });
+    nll += stats.nll ?? 0;
+    minibatches++;
+  }
+  return { nll: minibatches ? nll / minibatches : 0, minibatches };
 }
 
 /**

@@ -63,6 +63,30 @@ describe('env server', () => {
     expect(detail(big)).toMatch(/over 64 bytes/);
   });
 
+  it('caps actions at 2,000 characters by default on every face, answering an invalid step', async () => {
+    server = registryServer('webshop');
+    const id = (await call(server.app, 'POST', '/create')).json as number;
+    await call(server.app, 'POST', '/reset', { env_idx: id, session_id: 0 });
+    const long = `search[${'mug '.repeat(2_000)}]`;
+    const step = await call(server.app, 'POST', '/step', { env_idx: id, action: long });
+    expect(step.status).toBe(200);
+    const answer = step.json as { reward: number; done: boolean; info: { invalidAction: string } };
+    expect(answer).toMatchObject({ reward: 0, done: false });
+    expect(answer.info.invalidAction).toMatch(/over the limit of 2,000 \(--max-action-chars\)/);
+    expect(JSON.stringify(answer).length).toBeLessThan(6_000);
+    const { session_id } = (await call(server.app, 'POST', '/openenv/reset', {})).json as {
+      session_id: number;
+    };
+    const openenv = await call(server.app, 'POST', '/openenv/step', {
+      session_id,
+      action: { action: long },
+    });
+    expect(JSON.stringify(openenv.json)).toMatch(/over the limit of 2,000/);
+    expect(() => registryServer('webshop', { maxActionChars: 0 })).toThrow(
+      /at least 1 \(--max-action-chars\), got 0/,
+    );
+  });
+
   it('an unknown route lists where each protocol lives', async () => {
     server = registryServer('webshop');
     const lost = await call(server.app, 'POST', '/api/step');

@@ -1,13 +1,16 @@
 import { Hono } from 'hono';
-import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { ConfigError } from '../core/errors.ts';
 import type { Provenance, Task } from '../core/types.ts';
 import type { Env, TaskSource, TaskSplit } from '../envs/env.ts';
 import { agentgymRoutes } from './agentgym-routes.ts';
 import { alfworldRoutes } from './alfworld-routes.ts';
+import { bearerToken } from './auth.ts';
+import type { SessionCapacity } from './capacity.ts';
 import type { ServerContext } from './context.ts';
 import { httpStatus } from './errors.ts';
+import type { ServerHealth } from './health.ts';
 import { ServerMetrics } from './metrics.ts';
 import { openenvRoutes } from './openenv-routes.ts';
 import type { RecordingHooks } from './session.ts';
@@ -29,12 +32,23 @@ export interface EnvServerOptions extends RecordingHooks {
   taskProvider?: () => Task | Promise<Task>;
   /** Sessions open at once. Default 64. */
   maxSessions?: number;
+  /** Where that cap is counted; default in this server (see `SessionCapacity`). */
+  capacity?: SessionCapacity;
   /** Sessions without requests for this long are closed; 0 never. Default 600 s. */
   idleTimeoutMs?: number;
-  /** When set, every request but health probes needs `Authorization: Bearer <token>`. */
+  /**
+   * When set, every request but health probes needs `Authorization: Bearer <token>`. Printable
+   * ASCII, not empty (see `checkToken`): a token no client could send is refused here.
+   */
   token?: string;
   /** Largest request body or WebSocket message, in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Longest action, in characters, passed to an env: a longer one is an invalid step (state
+   * unchanged, reward 0, `info.invalidAction` quoting its head) and is recorded clipped. Default
+   * 2,000 (`DEFAULT_MAX_ACTION_CHARS`).
+   */
+  maxActionChars?: number;
   /** Provenance of reported trajectories. Default `real-online`. */
   provenance?: Provenance;
   /** Policy id of reported trajectories. Default `remote`. */
@@ -48,6 +62,8 @@ export interface EnvServerOptions extends RecordingHooks {
    * index, and requests for other workers' sessions are forwarded to them.
    */
   workers?: WorkerRouting;
+  /** Answers `/healthz` and `/readyz` (no token needed) and gates new work while draining. */
+  health?: ServerHealth;
 }
 
 export interface EnvServer {
@@ -78,6 +94,14 @@ const PROBES = new Set(['/', '/alfworld', '/openenv/health']);
  * 503 server full), except where ALFWorld's protocol answers 200 `{ error }`.
  */
 export function createEnvServer(options: EnvServerOptions): EnvServer {
+  // First: settings no client could use fail the server before it holds anything.
+  const auth = options.token === undefined ? undefined : bearerToken(options.token);
+  const { maxActionChars } = options;
+  if (maxActionChars !== undefined && !(Number.isInteger(maxActionChars) && maxActionChars >= 1)) {
+    throw new ConfigError(
+      `the action limit is a whole number of characters, at least 1 (--max-action-chars), got ${maxActionChars}.`,
+    );
+  }
   const warn = options.warn ?? ((message: string) => console.error(message));
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const metrics = new ServerMetrics();
@@ -85,6 +109,7 @@ export function createEnvServer(options: EnvServerOptions): EnvServer {
     makeEnv: options.makeEnv,
     maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    ...(options.maxActionChars !== undefined && { maxActionChars: options.maxActionChars }),
     recording: {
       provenance: options.provenance ?? 'real-online',
       policyId: options.policyId ?? 'remote',
@@ -98,6 +123,7 @@ export function createEnvServer(options: EnvServerOptions): EnvServer {
       onStepTimed: (seconds, result) => metrics.observeStep(seconds, result),
     },
     ...(options.clock && { clock: options.clock }),
+    ...(options.capacity && { capacity: options.capacity }),
     ...(options.workers && { idSlot: options.workers }),
   });
   sessions.startReaper();
@@ -122,24 +148,8 @@ export function createEnvServer(options: EnvServerOptions): EnvServer {
         ),
     }),
   );
-  if (options.token !== undefined) {
-    const auth = bearerAuth({
-      token: options.token,
-      noAuthenticationHeader: {
-        message: {
-          detail:
-            'this server needs a token: send the header "Authorization: Bearer <token>" with the token it was started with (--token).',
-        },
-      },
-      invalidAuthenticationHeader: {
-        message: {
-          detail: 'malformed Authorization header: send "Authorization: Bearer <token>".',
-        },
-      },
-      invalidToken: {
-        message: { detail: 'wrong token: send the token the server was started with (--token).' },
-      },
-    });
+  if (options.health) app.use(options.health.middleware);
+  if (auth) {
     app.use((c, next) =>
       c.req.method === 'GET' && PROBES.has(c.req.path) ? next() : auth(c, next),
     );

@@ -5,16 +5,19 @@
  * another's sessions to it (see `worker-routing.ts`). A synthetic env's buffer is shared in
  * place: every worker writes its episodes back to the one SQLite (WAL, one writer at a time)
  * or PostgreSQL buffer. The primary serves no requests; it is the only writer of the record file
- * and of the curriculum's task pool, which the workers reach over IPC.
+ * and of the curriculum's task pool, and it counts the session cap for the whole server: the
+ * workers reach all three over IPC. Each worker runs with a heap cap (`--max-old-space-size`).
  */
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConfigError, DreamGymError } from '../core/errors.ts';
 import type { Task, Trajectory } from '../core/types.ts';
 import { TrajectoryWriter } from '../data/trajectory-file.ts';
+import { DEFAULT_MAX_SESSIONS } from './app.ts';
+import { type SessionCapacity, SlotLedger } from './capacity.ts';
 import {
   openServedCurriculum,
   type ServedEnv,
@@ -44,12 +47,31 @@ type WorkerMessage =
   | { type: 'failed'; message: string; config: boolean }
   | { type: 'episode'; trajectory: Trajectory }
   | { type: 'task-request'; requestId: number }
+  | { type: 'slot-request'; requestId: number }
+  | { type: 'slot-release' }
   | { type: 'stopped'; stats: ServerStats };
 
 /** Primary → worker. */
 type PrimaryMessage =
-  | { type: 'stop' }
-  | { type: 'task'; requestId: number; task?: Task; error?: string };
+  | { type: 'stop'; drainMs?: number }
+  | { type: 'task'; requestId: number; task?: Task; error?: string }
+  | { type: 'slot'; requestId: number; granted: boolean };
+
+/**
+ * Each worker's heap cap by default, in MB (Node's `--max-old-space-size`). Without one, V8 lets
+ * a busy worker's heap grow towards a quarter of the machine's memory before it collects in
+ * earnest (two workers reached 1.5 GB RSS in a minute of load); the envs served keep far less.
+ */
+export const DEFAULT_WORKER_HEAP_MB = 1024;
+
+/** How the workers run. */
+export interface ServeWorkersOptions {
+  /**
+   * Each worker's heap cap in MB, passed to it as `--max-old-space-size`; 0 or undefined leaves
+   * Node's own (or the one `NODE_OPTIONS` sets).
+   */
+  heapMb?: number;
+}
 
 /** True in a process the `serve --workers` primary forked. */
 export function isServeWorker(): boolean {
@@ -77,9 +99,10 @@ export interface ServedWorkers {
   recorded(): number;
   /**
    * Has every worker close its sessions, listener and buffer and waits for them to exit; then
-   * finishes the record file and closes the task pool.
+   * finishes the record file and closes the task pool. With `drainMs`, each worker first drains
+   * for up to that long (see `ServedEnv.drain`).
    */
-  close(): Promise<WorkersSummary>;
+  close(drainMs?: number): Promise<WorkersSummary>;
   /** Kills the workers at once: what they had not written yet is lost. */
   kill(): void;
 }
@@ -91,25 +114,33 @@ export interface ServedWorkers {
 export async function serveWorkers(
   options: ServeEnvOptions,
   count: number,
+  { heapMb }: ServeWorkersOptions = {},
 ): Promise<ServedWorkers> {
   if (!Number.isInteger(count) || count < 1) {
     throw new ConfigError(`--workers must be an integer of at least 1, got ${count}.`);
+  }
+  if (heapMb !== undefined && !(Number.isInteger(heapMb) && heapMb >= 0)) {
+    throw new ConfigError(
+      `a worker's heap cap is a whole number of MB (0 for none), got ${heapMb}.`,
+    );
   }
   const writer = options.record ? await TrajectoryWriter.open(options.record) : undefined;
   let curriculum: ServedTaskFeed | undefined;
   try {
     curriculum =
-      options.curriculum && openServedCurriculum({ ...options, curriculum: options.curriculum });
+      options.curriculum &&
+      (await openServedCurriculum({ ...options, curriculum: options.curriculum }));
   } catch (error) {
     await writer?.abort();
     throw error;
   }
   const warn = options.warn ?? ((message: string) => console.error(message));
-  const dir = mkdtempSync(join(tmpdir(), 'dreamgym-serve-'));
+  // Named by the primary's pid: whose sockets these are, if anything is ever left behind.
+  const dir = mkdtempSync(join(tmpdir(), `dreamgym-serve-${process.pid}-`));
   const sockets = Array.from({ length: count }, (_, i) => join(dir, `w${i}.sock`));
   const cleanUp = async (finished: boolean) => {
     await (finished ? writer?.close() : writer?.abort());
-    curriculum?.pool.close();
+    await curriculum?.pool.close();
     rmSync(dir, { recursive: true, force: true });
   };
 
@@ -119,7 +150,11 @@ export async function serveWorkers(
     reportDeath = resolve;
   });
   const onEpisode = async (trajectory: Trajectory) => {
-    curriculum?.feed.record(trajectory);
+    try {
+      await curriculum?.feed.record(trajectory);
+    } catch (error) {
+      warn(`episode ${trajectory.id} is missing from the curriculum: ${(error as Error).message}`);
+    }
     try {
       await writer?.write(trajectory);
     } catch (error) {
@@ -127,6 +162,11 @@ export async function serveWorkers(
     }
   };
 
+  // The session cap is the server's: every worker takes its slots here.
+  const slots = new SlotLedger(options.maxSessions ?? DEFAULT_MAX_SESSIONS);
+  cluster.setupPrimary({
+    execArgv: heapMb ? [...process.execArgv, `--max-old-space-size=${heapMb}`] : process.execArgv,
+  });
   const started = Array.from({ length: count }, (_, index) => {
     const settings: WorkerSettings = {
       index,
@@ -149,11 +189,19 @@ export async function serveWorkers(
           void onEpisode(message.trajectory);
         } else if (message.type === 'task-request') {
           answerTask(worker, message.requestId, curriculum);
+        } else if (message.type === 'slot-request') {
+          const granted = slots.take(index);
+          if (worker.isConnected()) {
+            worker.send({ type: 'slot', requestId: message.requestId, granted });
+          } else if (granted) slots.give(index);
+        } else if (message.type === 'slot-release') {
+          slots.give(index);
         } else if (message.type === 'stopped') {
           stats = message.stats;
         }
       });
       worker.on('exit', (code, signal) => {
+        slots.drop(index);
         const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
         reject(new Error(`server worker ${index} ${how} while starting.`));
         if (listening && !stopping) {
@@ -175,12 +223,14 @@ export async function serveWorkers(
     return { worker, ready, exited, listening: () => listening };
   });
 
-  const stopAll = async (finished: boolean): Promise<WorkersSummary> => {
+  const stopAll = async (finished: boolean, drainMs?: number): Promise<WorkersSummary> => {
     stopping = true;
     for (const { worker, listening } of started) {
       // One still starting may not listen for messages yet; it has served nothing to lose.
       if (!listening()) worker.process.kill('SIGTERM');
-      else if (worker.isConnected()) worker.send({ type: 'stop' } satisfies PrimaryMessage);
+      else if (worker.isConnected()) {
+        worker.send({ type: 'stop', ...(drainMs && { drainMs }) } satisfies PrimaryMessage);
+      }
     }
     const ends = await Promise.all(started.map((s) => s.exited));
     await cleanUp(finished);
@@ -203,7 +253,7 @@ export async function serveWorkers(
     workers: count,
     workerDied,
     recorded: () => writer?.count ?? 0,
-    close: () => stopAll(true),
+    close: (drainMs) => stopAll(true, drainMs),
     kill: () => {
       for (const { worker } of started) worker.process.kill('SIGKILL');
     },
@@ -260,7 +310,19 @@ export async function runServeWorker(options: ServeEnvOptions): Promise<void> {
       if (!process.connected) resolve();
       else process.send?.(message, undefined, {}, () => resolve());
     });
+  // A primary killed outright never tells its workers to stop: cluster ends them at once on the
+  // disconnect, and only an exit hook can still take the socket (and the emptied folder) away.
+  const socket = settings.sockets[settings.index] as string;
+  process.once('exit', () => {
+    rmSync(socket, { force: true });
+    try {
+      rmdirSync(dirname(socket));
+    } catch {
+      // Another worker's socket is still there; the last one out removes the folder.
+    }
+  });
   const asked = new Map<number, { resolve: (task: Task) => void; reject: (e: Error) => void }>();
+  const slotAnswers = new Map<number, (granted: boolean) => void>();
   let nextRequest = 0;
   const taskProvider = () =>
     new Promise<Task>((resolve, reject) => {
@@ -268,13 +330,33 @@ export async function runServeWorker(options: ServeEnvOptions): Promise<void> {
       asked.set(requestId, { resolve, reject });
       void send({ type: 'task-request', requestId });
     });
+  const capacity: SessionCapacity = {
+    max: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    acquire: () =>
+      new Promise<boolean>((resolve) => {
+        if (!process.connected) {
+          resolve(false);
+          return;
+        }
+        const requestId = nextRequest++;
+        slotAnswers.set(requestId, resolve);
+        void send({ type: 'slot-request', requestId });
+      }),
+    release: () => void send({ type: 'slot-release' }),
+  };
   let stop = () => {};
+  let drainMs = 0;
   const stopped = new Promise<void>((resolve) => {
     stop = resolve;
   });
   process.on('message', (message: PrimaryMessage) => {
-    if (message.type === 'stop') stop();
-    else if (message.type === 'task') {
+    if (message.type === 'stop') {
+      drainMs = message.drainMs ?? 0;
+      stop();
+    } else if (message.type === 'slot') {
+      slotAnswers.get(message.requestId)?.(message.granted);
+      slotAnswers.delete(message.requestId);
+    } else if (message.type === 'task') {
       const waiting = asked.get(message.requestId);
       asked.delete(message.requestId);
       if (message.task) waiting?.resolve(message.task);
@@ -297,6 +379,7 @@ export async function runServeWorker(options: ServeEnvOptions): Promise<void> {
     server = await serveEnv({
       ...served,
       workers: { index: settings.index, count: settings.count, sockets: settings.sockets },
+      capacity,
       ...(settings.episodes && {
         onEpisode: (trajectory: Trajectory) => {
           void send({ type: 'episode', trajectory });
@@ -316,6 +399,7 @@ export async function runServeWorker(options: ServeEnvOptions): Promise<void> {
   await stopped;
   let closed = true;
   try {
+    if (drainMs > 0) await server.drain(drainMs);
     await server.close();
   } catch (error) {
     closed = false;

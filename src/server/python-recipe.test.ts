@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { TaskPool } from '../curriculum/task-pool.ts';
+import { SqliteTaskPool } from '../curriculum/sqlite-task-pool.ts';
 import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
 import { webshopTrajectories } from '../replay/testing/fixtures.ts';
 import { serveEnv } from './serve-env.ts';
@@ -57,9 +57,10 @@ describe('the Python GRPO recipe', () => {
       expect(group.rewards).toHaveLength(3);
       expect(group.advantages.reduce((s, a) => s + a, 0)).toBeCloseTo(0, 6);
     }
-    const pool = TaskPool.open({ path: tasksPath });
-    const attempts = [0, 1].flatMap((i) => pool.groups(i)).reduce((n, g) => n + g.attempts, 0);
-    pool.close();
+    const pool = SqliteTaskPool.open({ path: tasksPath });
+    const filed = [...(await pool.groups(0)), ...(await pool.groups(1))];
+    const attempts = filed.reduce((n, g) => n + g.attempts, 0);
+    await pool.close();
     expect(attempts).toBe(9);
     const after = SqliteReplayBuffer.open({ path: db, create: false });
     expect((await after.stats()).byEnv.webshop?.synthetic?.trajectories).toBe(9);

@@ -130,6 +130,21 @@ describe('dreamgym serve', () => {
     }
   });
 
+  it('refuses a --record that is a directory at start, alone or with workers', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dreamgym-serve-record-'));
+    for (const workers of ['1', '2']) {
+      const run = spawnSync(
+        process.execPath,
+        [bin, 'serve', '--env', 'webshop', '--port', '0', '--workers', workers, '--record', dir],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`error: ${dir} is a directory; give a file`);
+      expect(run.stdout).not.toContain('Ctrl-C to stop');
+      expect(existsSync(`${dir}.partial`)).toBe(false);
+    }
+  });
+
   it('names a wrong env before listening', () => {
     const run = spawnSync(process.execPath, [bin, 'serve', '--env', 'webshopp', '--port', '0'], {
       encoding: 'utf8',

@@ -4,8 +4,8 @@ import { Curriculum } from '../curriculum/curriculum.ts';
 import type { TaskGenerator } from '../curriculum/generators/generator.ts';
 import { LlmTaskGenerator } from '../curriculum/generators/llm-generator.ts';
 import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
+import { TaskPool } from '../curriculum/open-task-pool.ts';
 import { type CurriculumMode, checkMode } from '../curriculum/selection.ts';
-import { TaskPool } from '../curriculum/task-pool.ts';
 import { TrajectoryWriter } from '../data/trajectory-file.ts';
 import type { EnvOptions, TaskSource, TaskSplit } from '../envs/env.ts';
 import { envEntry } from '../envs/registry.ts';
@@ -17,7 +17,12 @@ import {
 import type { LlmClient } from '../llm/client.ts';
 import { makeLlmClient } from '../pipeline/experience-model.ts';
 import { createEnvServer, type EnvServer } from './app.ts';
+import { checkToken } from './auth.ts';
+import type { SessionCapacity } from './capacity.ts';
+import { ServerHealth } from './health.ts';
+import { checkInstance, processSlot } from './instance-slot.ts';
 import { type ListeningServer, listen } from './listen.ts';
+import type { IdSlot } from './sessions.ts';
 import { TaskFeed } from './task-feed.ts';
 import type { WorkerRouting } from './worker-routing.ts';
 
@@ -29,6 +34,11 @@ export interface ServeEnvOptions {
   maxSessions?: number;
   /** Seconds without requests after which a session is closed; 0 never. */
   idleTimeoutSeconds?: number;
+  /**
+   * Longest action passed to the env, in characters; a longer one is an invalid step, recorded
+   * clipped. Default 2,000.
+   */
+  maxActionChars?: number;
   token?: string;
   /** Split whose task indices clients name. Default `train`. */
   split?: TaskSplit;
@@ -83,6 +93,16 @@ export interface ServeEnvOptions {
   taskProvider?: () => Promise<Task>;
   /** This server is one worker of several on one port (see {@link WorkerRouting}). */
   workers?: WorkerRouting;
+  /**
+   * This server is instance `index` of `count` behind one load balancer (`--instance I/N`): its
+   * session ids are `index` mod `count`, by which the balancer routes (see `instance-slot.ts`).
+   */
+  instance?: IdSlot;
+  /**
+   * Where `maxSessions` is counted; default in this server. A `--workers` worker takes its slots
+   * from the primary, so the cap is the whole server's.
+   */
+  capacity?: SessionCapacity;
   warn?: (message: string) => void;
 }
 
@@ -114,7 +134,11 @@ export interface ServedLlm {
 export interface ServedCurriculum {
   /** `variance` (DreamGym's), `random`, or `off` (uniform over the train tasks, in groups). */
   mode: CurriculumMode;
-  /** The task pool file: seed and generated tasks and their groups' rewards; a restart continues. */
+  /**
+   * The task pool: a SQLite file, or a `postgres://` URL that every server instance shares (one
+   * curriculum, GRPO groups spread over instances). Seed and generated tasks, the batches handed
+   * out and their groups' rewards; a restart continues.
+   */
   tasksPath: string;
   /** Consecutive index-less resets that get the same task (a trainer's GRPO group). Default 1. */
   groupSize?: number;
@@ -126,6 +150,12 @@ export interface ServedCurriculum {
 
 export interface ServedEnv extends ListeningServer {
   server: EnvServer;
+  /**
+   * Takes no new session or episode, fails `/readyz`, and closes each session once its episode
+   * has ended, for at most `timeoutMs` (see `ServerHealth.drain`); resolves to the sessions left
+   * open, whose episodes {@link close} records as abandoned. SIGTERM's first half.
+   */
+  drain(timeoutMs: number): Promise<number>;
   /** Episodes written to the record file so far. */
   recorded(): number;
 }
@@ -136,6 +166,8 @@ export interface ServedEnv extends ListeningServer {
  * also finishes the record file and closes the buffer.
  */
 export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
+  if (options.token !== undefined) checkToken(options.token);
+  if (options.instance) checkInstance(options.instance);
   const envOptions = servedEnvOptions(options);
   if (options.curriculum && options.taskProvider) {
     throw new ConfigError('pass a curriculum or a task provider, not both.');
@@ -175,12 +207,12 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
   try {
     curriculum =
       options.curriculum &&
-      servedCurriculum(
+      (await servedCurriculum(
         options.curriculum,
         entry.tasks(envOptions),
         synthetic !== undefined,
         client ? new LlmTaskGenerator({ llm: client }) : offlineMutators,
-      );
+      ));
   } catch (error) {
     await writer?.abort();
     await synthetic?.close();
@@ -188,7 +220,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
   }
   const onEpisode = async (trajectory: Trajectory) => {
     if (writesBack) synthetic?.writeBack(trajectory);
-    curriculum?.feed.record(trajectory);
+    await curriculum?.feed.record(trajectory);
     await writer?.write(trajectory);
     await options.onEpisode?.(trajectory);
   };
@@ -197,13 +229,20 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
   // Every rollout is an episode: one its client left unfinished is recorded like a finished one
   // (a trainer's group must arrive whole in the curriculum), unless told otherwise.
   const onAbandoned = async (trajectory: Trajectory) => {
-    if (abandonedToCurriculum === 'failure') curriculum?.feed.record(trajectory, 0);
+    if (abandonedToCurriculum === 'failure') await curriculum?.feed.record(trajectory, 0);
     if (!recordAbandoned) return;
     if (writesBack) synthetic?.writeBack(trajectory);
     await writer?.write(trajectory);
     await options.onEpisode?.(trajectory);
   };
   const taskProvider = curriculum ? () => curriculum.feed.next() : options.taskProvider;
+  const pool = curriculum?.pool;
+  const health = new ServerHealth({
+    ...(options.instance && { instance: options.instance }),
+    // A shared pool's database must answer: an instance without it hands out no tasks.
+    ...(pool && { checks: { curriculum: () => pool.lastIteration() } }),
+  });
+  const routing = processSlot(options.instance, options.workers);
   const server = createEnvServer({
     name: options.env,
     description: entry.description,
@@ -211,6 +250,8 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     tasks: entry.tasks(envOptions),
     ...(options.split !== undefined && { split: options.split }),
     ...(options.maxSessions !== undefined && { maxSessions: options.maxSessions }),
+    ...(options.capacity && { capacity: options.capacity }),
+    ...(options.maxActionChars !== undefined && { maxActionChars: options.maxActionChars }),
     ...(options.idleTimeoutSeconds !== undefined && {
       idleTimeoutMs: options.idleTimeoutSeconds * 1000,
     }),
@@ -220,7 +261,8 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     provenance: options.env.startsWith('synthetic:') ? 'synthetic' : 'real-online',
     ...((writer || writesBack || curriculum || options.onEpisode) && { onEpisode, onAbandoned }),
     ...(taskProvider && { taskProvider }),
-    ...(options.workers && { workers: options.workers }),
+    ...(routing && { workers: routing }),
+    health,
   });
   addMetrics(server, synthetic, client, curriculum?.pool);
   let listening: ListeningServer;
@@ -234,18 +276,20 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     await server.close();
     await writer?.abort();
     await synthetic?.close();
-    curriculum?.pool.close();
+    await curriculum?.pool.close();
     throw error;
   }
+  health.markReady();
   return {
     ...listening,
     server,
+    drain: (timeoutMs) => health.drain(server.sessions, timeoutMs),
     recorded: () => writer?.count ?? 0,
     close: async () => {
       await listening.close();
       await writer?.close();
       await synthetic?.close();
-      curriculum?.pool.close();
+      await curriculum?.pool.close();
     },
   };
 }
@@ -270,7 +314,7 @@ function servedEnvOptions(options: ServeEnvOptions): EnvOptions & { db?: string 
   };
 }
 
-/** A served curriculum: the feed that hands out its tasks, and the pool file it keeps them in. */
+/** A served curriculum: the feed that hands out its tasks, and the pool it keeps them in. */
 export interface ServedTaskFeed {
   feed: TaskFeed;
   pool: TaskPool;
@@ -284,7 +328,7 @@ export interface ServedTaskFeed {
  */
 export function openServedCurriculum(
   options: ServeEnvOptions & { curriculum: ServedCurriculum },
-): ServedTaskFeed {
+): Promise<ServedTaskFeed> {
   const synthetic = isSyntheticRef(options.env);
   const family = synthetic ? options.env.slice('synthetic:'.length) : options.env;
   const envOptions = servedEnvOptions(options);
@@ -300,13 +344,13 @@ export function openServedCurriculum(
  * The task pool at `tasksPath` with a curriculum over the source's train tasks (variations by
  * `generator`) behind a {@link TaskFeed}. A real env only gets tasks it can build.
  */
-function servedCurriculum(
+async function servedCurriculum(
   options: ServedCurriculum,
   source: TaskSource,
   synthetic: boolean,
   generator: TaskGenerator,
-): ServedTaskFeed {
-  const pool = TaskPool.open({ path: options.tasksPath });
+): Promise<ServedTaskFeed> {
+  const pool = await TaskPool.open({ location: options.tasksPath });
   try {
     const schedule = new Curriculum(
       { pool, seedTasks: source.tasks('train'), generator },
@@ -324,7 +368,7 @@ function servedCurriculum(
     });
     return { feed, pool };
   } catch (error) {
-    pool.close();
+    await pool.close();
     throw error;
   }
 }
@@ -382,17 +426,20 @@ function addMetrics(
     );
   }
   if (pool) {
-    const last = () => pool.iterationStats().at(-1);
+    const last = async () => (await pool.iterationStats()).at(-1);
     m.gauge(
       'dreamgym_curriculum_informative_share',
       "Share of the last curriculum iteration's tasks solved sometimes but not always.",
-      () => last()?.informativeShare ?? 0,
+      async () => (await last())?.informativeShare ?? 0,
     );
     m.gauge(
       'dreamgym_curriculum_mean_variance',
       "Mean reward variance of the last curriculum iteration's groups.",
-      () => last()?.meanVariance ?? 0,
+      async () => (await last())?.meanVariance ?? 0,
     );
-    m.gauge('dreamgym_curriculum_pool_size', 'Tasks in the curriculum pool.', () => pool.size);
+    m.gauge('dreamgym_curriculum_pool_size', 'Tasks in the curriculum pool.', async () => {
+      await pool.refresh();
+      return pool.size;
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_MAX_ACTION_CHARS, overlongAction } from '../core/action-limit.ts';
 import type {
   Observation,
   Provenance,
@@ -93,6 +94,8 @@ export class Session {
     private readonly recording: RecordingOptions,
     private readonly stats: ServerStats,
     private readonly clock: () => number,
+    /** Longer actions are refused as invalid before they reach the env (see `step`). */
+    private readonly maxActionChars = DEFAULT_MAX_ACTION_CHARS,
   ) {
     this.lastActive = clock();
   }
@@ -133,8 +136,12 @@ export class Session {
     });
   }
 
-  /** Applies one action; an invalid one comes back as the env says (state unchanged, reward 0). */
-  step(action: string): Promise<StepResult> {
+  /**
+   * Applies one action; an invalid one comes back as the env says (state unchanged, reward 0).
+   * An action over the length limit is invalid without reaching the env, and is recorded cut to
+   * the limit, never whole.
+   */
+  step(sent: string): Promise<StepResult> {
     return this.exclusive(async () => {
       const episode = this.requireEpisode();
       if (episode.ended) {
@@ -142,8 +149,12 @@ export class Session {
           `session ${this.id}: the episode ${episode.ended} after ${episode.stepCount} steps; reset the session to start another.`,
         );
       }
+      const overlong = overlongAction(sent, this.maxActionChars, '--max-action-chars');
+      const action = overlong ? sent.slice(0, this.maxActionChars) : sent;
       const started = performance.now();
-      const result = await this.env.step(action);
+      const result = overlong
+        ? refusedStep(episode.current, overlong)
+        : await this.env.step(action);
       this.recording.onStepTimed?.((performance.now() - started) / 1000, result);
       const state = episode.current;
       if (this.recording.onEpisode || this.recording.onAbandoned) {
@@ -308,4 +319,15 @@ export class Session {
       );
     }
   }
+}
+
+/** The step of a refused action: nothing changes, reward 0, and `info` says why. */
+function refusedStep(current: Observation, why: string): StepResult {
+  return {
+    observation: current,
+    reward: 0,
+    terminated: false,
+    truncated: false,
+    info: { invalidAction: why },
+  };
 }

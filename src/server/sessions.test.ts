@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { Task, Trajectory, Transition } from '../core/types.ts';
 import type { Env, ResetOptions, ResetResult, StepResult } from '../envs/env.ts';
+import { type SessionCapacity, SlotLedger } from './capacity.ts';
 import { SessionLimitError, UnknownSessionError } from './errors.ts';
 import type { RecordingOptions } from './session.ts';
 import { SessionStore, slotOf } from './sessions.ts';
@@ -38,7 +39,12 @@ class EchoEnv implements Env {
 }
 
 function store(
-  options: { max?: number; idleMs?: number; recording?: Partial<RecordingOptions> } = {},
+  options: {
+    max?: number;
+    idleMs?: number;
+    maxActionChars?: number;
+    recording?: Partial<RecordingOptions>;
+  } = {},
 ) {
   const envs: EchoEnv[] = [];
   let now = 0;
@@ -50,6 +56,7 @@ function store(
     },
     maxSessions: options.max ?? 4,
     idleTimeoutMs: options.idleMs ?? 1000,
+    ...(options.maxActionChars !== undefined && { maxActionChars: options.maxActionChars }),
     recording: {
       provenance: 'real-online',
       policyId: 'remote',
@@ -74,6 +81,42 @@ describe('SessionStore', () => {
     expect(await sessions.close(a.id)).toBe(false);
     await sessions.create();
     expect(sessions.size).toBe(2);
+  });
+
+  it('stores sharing one capacity (the workers of a server) share its cap; a failed env frees its slot', async () => {
+    const ledger = new SlotLedger(3);
+    const shared = (worker: number): SessionCapacity => ({
+      max: 3,
+      acquire: async () => ledger.take(worker),
+      release: () => ledger.give(worker),
+    });
+    let failing = false;
+    const make = (worker: number) =>
+      new SessionStore({
+        makeEnv: () => {
+          if (failing) throw new Error('no env today');
+          return new EchoEnv();
+        },
+        maxSessions: 3,
+        idleTimeoutMs: 0,
+        recording: { provenance: 'real-online', policyId: 'remote', warn: () => {} },
+        capacity: shared(worker),
+      });
+    const [a, b] = [make(0), make(1)];
+    const first = await a.create();
+    await b.create();
+    await b.create();
+    await expect(a.create()).rejects.toThrow(/all 3 sessions are in use \(--max-sessions 3\)/);
+    await a.close(first.id);
+    failing = true;
+    await expect(a.create()).rejects.toThrow('no env today');
+    expect(ledger.inUse).toBe(2);
+    failing = false;
+    await a.create();
+    expect(ledger.inUse).toBe(3);
+    // A worker that died gives back every slot it held.
+    ledger.drop(1);
+    expect(ledger.inUse).toBe(1);
   });
 
   it('with an id slot, gives only ids of that slot, so another worker can tell whose they are', async () => {
@@ -203,6 +246,36 @@ describe('Session', () => {
       episodesAbandoned: 0,
       steps: 3,
     });
+  });
+
+  it('refuses an action over the limit before the env, and records it clipped, never whole', async () => {
+    const episodes: Trajectory[] = [];
+    const transitions: Transition[] = [];
+    const { sessions, envs } = store({
+      maxActionChars: 50,
+      recording: {
+        onTransition: (t) => void transitions.push(t),
+        onEpisode: (t) => void episodes.push(t),
+      },
+    });
+    const session = await sessions.create();
+    await session.reset({}, 'ep');
+    const long = `search[${'x'.repeat(10_000)}]`;
+    const refused = await session.step(long);
+    expect(refused).toMatchObject({ reward: 0, terminated: false, truncated: false });
+    expect(refused.observation.text).toBe('start');
+    const why = refused.info.invalidAction as string;
+    expect(why).toMatch(
+      /^the action is 10,008 characters, over the limit of 50 \(--max-action-chars\); nothing was done: "search\[x+…" \(10,008 characters\)\. Send a shorter action\.$/,
+    );
+    expect(why.length).toBeLessThan(300);
+    expect(envs[0]?.log).toEqual([]);
+    await session.step('x'.repeat(50));
+    await session.step('done');
+    expect(envs[0]?.log).toEqual(['x'.repeat(50), 'done']);
+    expect(transitions[0]?.action).toBe(long.slice(0, 50));
+    expect(episodes[0]?.steps.map((step) => step.action.length)).toEqual([50, 50, 4]);
+    expect(JSON.stringify(episodes).length).toBeLessThan(2_000);
   });
 
   it('a failing hook is reported and does not fail the step', async () => {

@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { DEFAULT_MAX_ACTION_CHARS } from '../core/action-limit.ts';
 import type { Env } from '../envs/env.ts';
+import { localCapacity, type SessionCapacity } from './capacity.ts';
 import { SessionLimitError, UnknownSessionError } from './errors.ts';
 import { type RecordingOptions, type ServerStats, Session } from './session.ts';
 
@@ -8,8 +10,15 @@ export interface SessionStoreOptions {
   makeEnv: () => Env | Promise<Env>;
   /** Sessions open at once; creating one more fails with a 503. */
   maxSessions: number;
+  /**
+   * Where the cap is counted; default in this store. `serve --workers N` counts it in the
+   * primary, so the cap holds for the whole server.
+   */
+  capacity?: SessionCapacity;
   /** Sessions without a request for this long are closed; 0 keeps them until closed. */
   idleTimeoutMs: number;
+  /** Longest action a session passes to its env; default {@link DEFAULT_MAX_ACTION_CHARS}. */
+  maxActionChars?: number;
   recording: RecordingOptions;
   /**
    * This store's share of the id space when several processes serve one port: its ids are the
@@ -50,13 +59,14 @@ export class SessionStore {
     steps: 0,
   };
   private readonly sessions = new Map<number, Session>();
-  /** Slots held by sessions whose env is still being made. */
-  private reserved = 0;
+  /** Holds a slot for every open session and every session whose env is still being made. */
+  private readonly capacity: SessionCapacity;
   private readonly clock: () => number;
   private reaper: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: SessionStoreOptions) {
     this.clock = options.clock ?? Date.now;
+    this.capacity = options.capacity ?? localCapacity(options.maxSessions);
   }
 
   get size(): number {
@@ -64,7 +74,7 @@ export class SessionStore {
   }
 
   get maxSessions(): number {
-    return this.options.maxSessions;
+    return this.capacity.max;
   }
 
   get idleTimeoutMs(): number {
@@ -73,20 +83,27 @@ export class SessionStore {
 
   /** Opens a session with a fresh env, or fails with a {@link SessionLimitError}. */
   async create(): Promise<Session> {
-    const { maxSessions, idleTimeoutMs, makeEnv, recording } = this.options;
-    if (this.sessions.size + this.reserved >= maxSessions) {
-      throw new SessionLimitError(maxSessions, idleTimeoutMs);
+    const { idleTimeoutMs, makeEnv, recording } = this.options;
+    if (!(await this.capacity.acquire())) {
+      throw new SessionLimitError(this.capacity.max, idleTimeoutMs);
     }
-    this.reserved++;
     let env: Env;
     try {
       env = await makeEnv();
-    } finally {
-      this.reserved--;
+    } catch (error) {
+      this.capacity.release();
+      throw error;
     }
     let id = this.randomId();
     while (this.sessions.has(id)) id = this.randomId();
-    const session = new Session(id, env, recording, this.stats, this.clock);
+    const session = new Session(
+      id,
+      env,
+      recording,
+      this.stats,
+      this.clock,
+      this.options.maxActionChars ?? DEFAULT_MAX_ACTION_CHARS,
+    );
     this.sessions.set(id, session);
     this.stats.sessionsOpened++;
     return session;
@@ -126,6 +143,7 @@ export class SessionStore {
     const session = this.sessions.get(id);
     if (!session) return false;
     this.sessions.delete(id);
+    this.capacity.release();
     await session.close(reason);
     return true;
   }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TaskPool } from '../curriculum/task-pool.ts';
+import { SqliteTaskPool } from '../curriculum/sqlite-task-pool.ts';
 import { AgentGymWebShopEnv } from '../envs/agentgym/webshop-client.ts';
 import { runEnvConformance } from '../envs/conformance.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
@@ -120,10 +120,10 @@ describe('serving the synthetic env', () => {
     );
     expect(metrics.get('dreamgym_curriculum_pool_size')).toBeGreaterThan(0);
     await fed.close();
-    const pool = TaskPool.open({ path: tasksPath });
-    const groups = pool.groups(0);
+    const pool = SqliteTaskPool.open({ path: tasksPath });
+    const groups = await pool.groups(0);
     expect(groups.map((g) => g.attempts).sort()).toEqual([1, 2]);
-    pool.close();
+    await pool.close();
   });
 
   it('serves the LLM experience model: server errors retried, broken answers end episodes as model errors', async () => {
@@ -233,11 +233,11 @@ describe('serving the synthetic env', () => {
       await fed.close();
       await llm.close();
     }
-    const pool = TaskPool.open({ path: join(dir, 'tasks.db') });
+    const pool = SqliteTaskPool.open({ path: join(dir, 'tasks.db') });
     expect(
       pool.tasks().some((e) => e.task.instruction === written && e.task.origin === 'generated'),
     ).toBe(true);
-    pool.close();
+    await pool.close();
   }, 60_000);
 
   it('refuses an experience model for a real env, and an LLM without a server or file', async () => {

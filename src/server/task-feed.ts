@@ -7,7 +7,7 @@ import type { TaskPool } from '../curriculum/task-pool.ts';
 export interface TaskFeedOptions {
   /** Picks each batch's tasks (a `Curriculum` over `pool`). */
   schedule: TaskSchedule;
-  /** Where the schedule's state lives; finished episodes' rewards are filed here. */
+  /** Where the schedule's state lives, the batches handed out included; rewards are filed here. */
   pool: TaskPool;
   /** Consecutive resets that get the same task: a trainer's GRPO group. Default 1. */
   groupSize?: number;
@@ -18,73 +18,60 @@ export interface TaskFeedOptions {
 /**
  * Hands the resets that name no task their tasks from a schedule, a curriculum iteration at a
  * time: `groupSize` consecutive resets get the same task (a trainer's group), and each finished
- * episode's final reward is filed under the iteration and task it was handed out with, so the
- * curriculum's reward variance sees every group, however late its episodes finish. The
- * iteration count continues from the pool's own records, so a restarted server picks up where it
- * stopped.
+ * episode's final reward is added to the group of the iteration and task it was handed out with,
+ * so the curriculum's reward variance sees every group, however late its episodes finish.
+ *
+ * The batches and which of their slots are taken live in the pool, not here: server instances
+ * whose feeds share a pool (PostgreSQL) hand out one sequence of groups between them, a group's
+ * resets spread over whichever instances serve them, and a restarted server continues the
+ * batch it was in.
  */
 export class TaskFeed {
   private readonly groupSize: number;
   private readonly batchTasks: number;
-  private iteration: number;
-  /** Tasks still to hand out in this iteration, each as often as the group size says. */
-  private queue: Task[] = [];
-  /** Serialises `next`: a batch is fetched once however many resets wait for it. */
+  /** Serialises `next`: this process waits for a new batch once however many resets want one. */
   private pending: Promise<unknown> = Promise.resolve();
-  /** The iteration each task was last handed out in. */
+  /** The iteration each task was last handed out in by this feed. */
   private readonly handedOut = new Map<string, number>();
-  /** Final rewards filed so far, by iteration and task; only the last few iterations are kept. */
-  private readonly rewards = new Map<number, Map<string, number[]>>();
 
   constructor(private readonly options: TaskFeedOptions) {
     this.groupSize = checkPositive(options.groupSize ?? 1, 'groupSize');
     this.batchTasks = checkPositive(options.batchTasks ?? 16, 'batchTasks');
-    const pool = options.pool;
-    const created = pool.tasks().map((e) => e.createdIteration ?? -1);
-    const recorded = pool.lastRecordedIteration(Number.MAX_SAFE_INTEGER) ?? -1;
-    this.iteration = Math.max(recorded, ...created) + 1;
   }
 
-  /** The curriculum iteration whose batch comes next (after a restart: one past the pool's last). */
-  get nextIteration(): number {
-    return this.iteration;
+  /** The curriculum iteration whose batch comes next: one past the last the pool has seen. */
+  async nextIteration(): Promise<number> {
+    return ((await this.options.pool.lastIteration()) ?? -1) + 1;
   }
 
   /** The task of the next reset that names none. */
   next(): Promise<Task> {
+    const { pool, schedule } = this.options;
     const run = this.pending.then(async () => {
-      if (this.queue.length === 0) {
-        const batch = await this.options.schedule.next(this.iteration, this.batchTasks);
-        if (batch.length === 0) throw new Error('the curriculum has no tasks to hand out.');
-        for (const task of batch) this.handedOut.set(task.id, this.iteration);
-        this.queue = batch.flatMap((task) => Array<Task>(this.groupSize).fill(task));
-        this.rewards.set(this.iteration, new Map());
-        this.rewards.delete(this.iteration - KEPT_ITERATIONS);
-        this.iteration++;
+      for (;;) {
+        const slot = await pool.handOut();
+        if (slot) {
+          this.handedOut.set(slot.task.id, slot.iteration);
+          return slot.task;
+        }
+        await pool.startBatch(this.groupSize, async (iteration) =>
+          schedule.next(iteration, this.batchTasks),
+        );
       }
-      return this.queue.shift() as Task;
     });
     this.pending = run.catch(() => undefined);
     return run;
   }
 
   /**
-   * Files an episode's reward — its final reward, or `reward` (an abandoned episode's 0) — under
-   * the iteration its task was last handed out in. Episodes of tasks this feed did not hand out (a
-   * reset by task index), or handed out more than a few iterations ago, are not filed. Returns
-   * whether it was filed.
+   * Adds an episode's reward — its final reward, or `reward` (an abandoned episode's 0) — to its
+   * group of the iteration its task was last handed out in by this feed. Episodes of tasks this
+   * feed did not hand out (a reset by task index) are not filed. Resolves to whether it was filed.
    */
-  record(trajectory: Trajectory, reward = outcome(trajectory)): boolean {
+  async record(trajectory: Trajectory, reward = outcome(trajectory)): Promise<boolean> {
     const iteration = this.handedOut.get(trajectory.task.id);
-    const groups = iteration === undefined ? undefined : this.rewards.get(iteration);
-    if (iteration === undefined || !groups) return false;
-    const rewards = [...(groups.get(trajectory.task.id) ?? []), reward];
-    groups.set(trajectory.task.id, rewards);
-    // The pool replaces a group's row, so the group is filed whole each time.
-    this.options.pool.recordGroups(
-      iteration,
-      rewards.map((reward) => ({ taskId: trajectory.task.id, reward })),
-    );
+    if (iteration === undefined) return false;
+    await this.options.pool.addToGroup(iteration, trajectory.task.id, reward);
     return true;
   }
 }
@@ -97,9 +84,6 @@ function outcome(trajectory: Trajectory): number {
   const last = trajectory.steps.at(-1);
   return !last || last.info?.truncatedBy === 'abandoned' ? 0 : finalReward(trajectory);
 }
-
-/** Iterations whose late episodes are still filed. */
-const KEPT_ITERATIONS = 8;
 
 function checkPositive(n: number, name: string): number {
   if (!Number.isInteger(n) || n < 1) {

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { venvPython } from '../core/testing/python.ts';
 import { totalReward } from '../core/types.ts';
-import { TaskPool } from '../curriculum/task-pool.ts';
+import { SqliteTaskPool } from '../curriculum/sqlite-task-pool.ts';
 import { readTrajectories } from '../data/trajectory-file.ts';
 import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
 import { webshopTrajectories } from '../replay/testing/fixtures.ts';
@@ -61,12 +61,12 @@ it('GRPOTrainer trains on the served synthetic env: every rollout an episode, gr
         batchTasks: STEPS * GROUPS_PER_STEP,
       },
     }) satisfies ServeEnvOptions;
-  const preview = openServedCurriculum(options(join(dir, 'preview-tasks.db')));
+  const preview = await openServedCurriculum(options(join(dir, 'preview-tasks.db')));
   const instructions: string[] = [];
   for (let g = 0; g < STEPS * GROUPS_PER_STEP * GROUP_SIZE; g++) {
     instructions.push((await preview.feed.next()).instruction);
   }
-  preview.pool.close();
+  await preview.pool.close();
   // The script picks the product its "purchase" tool call buys on a second server that writes
   // nothing back, so that the first server's episodes are the trainer's rollouts alone.
   const probe = await serveEnv({ env: 'synthetic:webshop', db, port: 0, writeBack: false });
@@ -126,9 +126,10 @@ it('GRPOTrainer trains on the served synthetic env: every rollout an episode, gr
     const tasks = new Set(rollouts.slice(g, g + GROUP_SIZE).map((r) => r.task_id));
     expect(tasks.size).toBe(1);
   }
-  const pool = TaskPool.open({ path: tasksPath });
-  const attempts = [0, 1, 2, 3].flatMap((i) => pool.groups(i)).reduce((n, g) => n + g.attempts, 0);
-  pool.close();
+  const pool = SqliteTaskPool.open({ path: tasksPath });
+  const groups = await Promise.all([0, 1, 2, 3].map((i) => pool.groups(i)));
+  const attempts = groups.flat().reduce((n, g) => n + g.attempts, 0);
+  await pool.close();
   expect(attempts).toBe(rollouts.length);
 
   // The rewards reached the trainer: its logged mean per step is the mean of that step's

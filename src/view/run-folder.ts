@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type PoolIterationStats, TaskPool } from '../curriculum/task-pool.ts';
+import { SqliteTaskPool } from '../curriculum/sqlite-task-pool.ts';
+import type { PoolIterationStats } from '../curriculum/task-pool.ts';
 import type { DemoResult } from '../pipeline/demo.ts';
 import type { IterationMetrics } from '../rl/trainer.ts';
 
@@ -61,12 +62,7 @@ export function readRunFolder(dir: string): RunFolder {
   if (curriculum?.stats) folder.curriculum = curriculum.stats;
   else if (existsSync(join(dir, 'tasks.db'))) {
     try {
-      const pool = TaskPool.open({ path: join(dir, 'tasks.db'), readonly: true });
-      try {
-        folder.curriculum = pool.iterationStats();
-      } finally {
-        pool.close();
-      }
+      folder.curriculum = SqliteTaskPool.readIterationStats(join(dir, 'tasks.db'));
     } catch (error) {
       folder.problems.push(`tasks.db: ${(error as Error).message}`);
     }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.ts';
 import type { Trajectory } from '../core/types.ts';
-import { TaskPool } from '../curriculum/task-pool.ts';
+import { SqliteTaskPool } from '../curriculum/sqlite-task-pool.ts';
 import { encodeTrajectory } from '../data/trajectory-format.ts';
 import { envEntry } from '../envs/registry.ts';
 import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
@@ -285,9 +285,9 @@ describe('a run folder while the run is going', () => {
   it('reads the curriculum from the run’s task pool (read-only) before curriculum.json exists', async () => {
     const dir = tempDir();
     const tasks = envEntry('webshop').tasks({}).tasks('train', 4);
-    const pool = TaskPool.open({ path: join(dir, 'tasks.db') });
-    pool.add(tasks);
-    pool.recordGroups(0, [
+    const pool = SqliteTaskPool.open({ path: join(dir, 'tasks.db') });
+    await pool.add(tasks);
+    await pool.recordGroups(0, [
       { taskId: tasks[0]?.id as string, reward: 1 },
       { taskId: tasks[0]?.id as string, reward: 0 },
       { taskId: tasks[1]?.id as string, reward: 0 },
@@ -298,9 +298,9 @@ describe('a run folder while the run is going', () => {
       expect.objectContaining({ iteration: 0, tasksPlayed: 2, informativeShare: 0.5 }),
     ]);
     // The run goes on writing; the next read sees it.
-    pool.recordGroups(1, [{ taskId: tasks[2]?.id as string, reward: 1 }]);
+    await pool.recordGroups(1, [{ taskId: tasks[2]?.id as string, reward: 1 }]);
     expect(readRunFolder(dir).curriculum).toHaveLength(2);
-    pool.close();
+    await pool.close();
   });
 });
 

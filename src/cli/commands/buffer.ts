@@ -1,3 +1,5 @@
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../../data/transcripts/sniff.ts';
@@ -58,8 +60,41 @@ interface ImportOptions {
   outcomes?: string;
 }
 
-function openForImport<T>(db: string, body: (buffer: ReplayBuffer) => Promise<T>): Promise<T> {
-  return withBuffer(db, body, { create: true, onLockWait: (message) => console.error(message) });
+/**
+ * Runs an import on the buffer at `db`, created if missing. An import adds all or nothing, so
+ * when it fails into a buffer it created, the empty database (and any folders made for it) is
+ * removed: a refused file leaves nothing behind.
+ */
+async function openForImport<T>(
+  db: string,
+  body: (buffer: ReplayBuffer) => Promise<T>,
+): Promise<T> {
+  const created = newDatabasePath(db);
+  try {
+    return await withBuffer(db, body, {
+      create: true,
+      onLockWait: (message) => console.error(message),
+    });
+  } catch (error) {
+    if (created) {
+      for (const file of [db, `${db}-wal`, `${db}-shm`, `${db}-journal`])
+        rmSync(file, { force: true });
+      if (created !== db) rmSync(created, { recursive: true, force: true });
+    }
+    throw error;
+  }
+}
+
+/**
+ * When `db` names a SQLite file that does not exist yet: the outermost path that an import would
+ * create for it (a missing folder, or the file itself). Undefined for an existing file, `:memory:`
+ * and server URLs.
+ */
+function newDatabasePath(db: string): string | undefined {
+  if (db === ':memory:' || /^[a-z][a-z0-9+.-]*:\/\//i.test(db) || existsSync(db)) return undefined;
+  let outermost = resolve(db);
+  while (!existsSync(dirname(outermost))) outermost = dirname(outermost);
+  return outermost === resolve(db) ? db : outermost;
 }
 
 /** A trajectory file names its env on every line and carries its rewards: it is streamed as is. */

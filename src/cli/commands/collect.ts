@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { percent, summarize } from '../../data/summary.ts';
 import { TrajectoryWriter } from '../../data/trajectory-file.ts';
+import type { Env } from '../../envs/env.ts';
+import { episodeTasks } from '../../envs/episode-tasks.ts';
 import { envEntry } from '../../envs/registry.ts';
 import { loadPolicy } from '../../policy/load.ts';
 import { POLICY_NAMES } from '../../policy/registry.ts';
@@ -26,7 +28,12 @@ export function collectCommand(program: Command): void {
       'expert',
     )
     .option('--epsilon <p>', "expert's mistake rate per decision", probabilityOption, 0)
-    .option('--episodes <n>', 'number of episodes', intOption(1), 100)
+    .option(
+      '--episodes <n>',
+      "number of episodes; past the split's tasks, they cycle through them (seeded)",
+      intOption(1),
+      100,
+    )
     .option('--split <split>', 'task split: train or test', splitOption, 'train')
     .option('--seed <n>', 'seed for episodes and policy', intOption(0), 0)
     .option('--max-steps <n>', "step limit (default: the env's own)", intOption(1))
@@ -67,16 +74,33 @@ export function collectCommand(program: Command): void {
         temperature: 1,
         ...(llmPolicy && { llmPolicy }),
       });
-      const env = entry.make(envOptions);
-      const tasks = entry.tasks(envOptions).tasks(o.split, o.episodes);
-      const buffer = o.db === undefined ? undefined : await ReplayBuffer.open({ path: o.db });
-      const writer =
-        o.out === undefined
-          ? undefined
-          : await TrajectoryWriter.open(o.out).catch(async (error) => {
-              await buffer?.close();
-              throw error;
-            });
+      const { tasks, distinct, cycled } = episodeTasks(
+        entry.tasks(envOptions),
+        o.split,
+        o.episodes,
+        o.seed,
+      );
+      if (cycled) {
+        const [fewest, most] = [
+          Math.floor(o.episodes / distinct),
+          Math.ceil(o.episodes / distinct),
+        ];
+        console.log(
+          `the ${o.split} split has ${distinct} tasks: ${o.episodes} episodes cycle through them, ${fewest === most ? most : `${fewest}–${most}`} per task, each pass in an order fixed by --seed`,
+        );
+      }
+      // Outputs are checked before any episode is played: a bad --out or --db costs nothing.
+      const writer = o.out === undefined ? undefined : await TrajectoryWriter.open(o.out);
+      let buffer: ReplayBuffer | undefined;
+      let env: Env;
+      try {
+        buffer = o.db === undefined ? undefined : await ReplayBuffer.open({ path: o.db });
+        env = entry.make(envOptions);
+      } catch (error) {
+        await writer?.abort();
+        await buffer?.close();
+        throw error;
+      }
       const bar = progressBar(o.episodes, `collect ${o.env}/${policy.id}`);
       const started = performance.now();
       try {
@@ -99,7 +123,7 @@ export function collectCommand(program: Command): void {
         const seconds = (performance.now() - started) / 1000;
         console.log(
           [
-            `episodes      ${s.episodes} (${o.split} split, ${tasks.length} distinct tasks)`,
+            `episodes      ${s.episodes} (${o.split} split, ${distinct} distinct tasks)`,
             `success rate  ${percent(s.successRate)}`,
             `mean reward   ${s.meanReward.toFixed(3)}`,
             `mean steps    ${s.meanSteps.toFixed(2)}`,

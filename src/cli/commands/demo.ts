@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { Curriculum } from '../../curriculum/curriculum.ts';
 import { offlineMutators } from '../../curriculum/generators/offline-mutators.ts';
-import { TaskPool } from '../../curriculum/task-pool.ts';
+import { SqliteTaskPool } from '../../curriculum/sqlite-task-pool.ts';
 import { runDemo } from '../../pipeline/demo.ts';
 import { costTable, demoTable, writeDemoReport } from '../../pipeline/demo-report.ts';
 import { runWebDemo } from '../../pipeline/web-demo.ts';
@@ -184,7 +184,11 @@ export function demoCommand(program: Command): void {
           ...(o.realStepCost !== undefined && { realStepCost: o.realStepCost }),
           curriculum: (setup, seed) =>
             new Curriculum(
-              { pool: TaskPool.open(), seedTasks: setup.trainTasks, generator: offlineMutators },
+              {
+                pool: SqliteTaskPool.open(),
+                seedTasks: setup.trainTasks,
+                generator: offlineMutators,
+              },
               { seed },
             ),
           onProgress: (line) =>

@@ -2,16 +2,18 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
-import type { Task } from '../../core/types.ts';
+import type { Task, Trajectory } from '../../core/types.ts';
 import { readTrajectories } from '../../data/trajectory-file.ts';
 import type { Env } from '../../envs/env.ts';
 import { webTaskKind } from '../../envs/web/webarena/task-kind.ts';
 import { makeExperienceModel } from '../../pipeline/experience-model.ts';
 import { envSetup, syntheticFactory } from '../../pipeline/experiment.ts';
 import {
-  type FreeRunningReport,
+  type EpisodeStats,
   freeRunning,
   type ReplayCounts,
+  type ReplayReport,
+  replayRecorded,
   type StepFidelity,
   type TeacherForcedReport,
   teacherForced,
@@ -28,34 +30,42 @@ function fidelityRow(name: string, f: StepFidelity): string {
   return `| ${name} | ${f.transitions} | ${pct(f.exactMatch)} | ${f.editSimilarity.toFixed(3)} | ${f.actionF1.toFixed(3)} | ${f.rewardMae.toFixed(3)} | ${pct(f.terminalAccuracy)} |`;
 }
 
-/** The report's three tables: teacher-forced by action kind, free-running, replayed by task kind. */
-function fidelityTables(
-  modelId: string,
-  forced: TeacherForcedReport,
-  free: FreeRunningReport,
-): { table: string; episodes: string; replayed: string } {
-  const table = [
+/** Teacher-forced fidelity by action kind, as a markdown table. */
+function teacherForcedTable(forced: TeacherForcedReport): string {
+  return [
     '| actions | transitions | next-state exact match | edit similarity | action F1 | reward MAE | terminal accuracy |',
     '|---|---|---|---|---|---|---|',
     fidelityRow('all', forced),
     ...Object.entries(forced.byAction).map(([kind, f]) => fidelityRow(`\`${kind}\``, f)),
   ].join('\n');
-  const episodes = [
+}
+
+/** Success, reward and length of episodes in some envs, as a markdown table. */
+function episodesTable(rows: Array<[string, EpisodeStats]>): string {
+  return [
     '| env | success | mean reward | mean steps |',
     '|---|---|---|---|',
-    `| real | ${pct(free.real.successRate)} | ${free.real.meanReward.toFixed(3)} | ${free.real.meanSteps.toFixed(1)} |`,
-    `| synthetic (${modelId}) | ${pct(free.synthetic.successRate)} | ${free.synthetic.meanReward.toFixed(3)} | ${free.synthetic.meanSteps.toFixed(1)} |`,
+    ...rows.map(
+      ([env, e]) =>
+        `| ${env} | ${pct(e.successRate)} | ${e.meanReward.toFixed(3)} | ${e.meanSteps.toFixed(1)} |`,
+    ),
   ].join('\n');
+}
+
+/** The replay's counts by task kind (where there are several) and in all, as a markdown table. */
+function replayTable(replay: ReplayReport): string {
+  const { byKind = {}, unreplayable, ...all } = replay;
   // A single kind needs no row of its own beside `all`.
-  const { byKind = {}, ...all } = free.replayed;
   const kinds = Object.keys(byKind).length > 1 ? Object.entries(byKind) : [];
-  const replayed = [
+  const table = [
     '| tasks | episodes | synthetic successes | confirmed by the real env | false positives | real successes the synthetic env missed |',
     '|---|---|---|---|---|---|',
     ...kinds.map(([kind, counts]) => replayRow(kind, counts)),
     replayRow('all', all),
   ].join('\n');
-  return { table, episodes, replayed };
+  return unreplayable > 0
+    ? `${table}\n\nNot replayed: ${unreplayable} episodes whose task the real env cannot build (generated tasks have no spec).`
+    : table;
 }
 
 function replayRow(name: string, r: ReplayCounts): string {
@@ -106,9 +116,18 @@ export function fidelityCommand(program: Command): void {
       'policy of the free-running comparison and the replay: a name, or the folder of a saved policy (it samples at temperature 1, as in training) (default: explorer for household, which sees only what an agent sees; else the --policy)',
     )
     .option(
+      '--free-epsilon <p>',
+      "the free-running policy's mistake rate where it has one (default: --epsilon); 0.7 makes the expert a policy unlike the offline data's",
+      probabilityOption,
+    )
+    .option(
       '--free-tasks <which>',
       "tasks of the free-running comparison and the replay: held-out (tasks the offline data never saw) or offline (the offline data's own tasks, DreamGym's seed tasks)",
       'held-out',
+    )
+    .option(
+      '--free-data <file>',
+      'instead of the free-running comparison, replay recorded episodes in the real env: a trajectory JSONL, e.g. what `dreamgym serve --env synthetic:NAME --record FILE` wrote while a trainer drove it',
     )
     .option(
       '--out <dir>',
@@ -123,16 +142,21 @@ export function fidelityCommand(program: Command): void {
         o.out ??
         join('runs', `fidelity-${o.env}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
       const setup = envSetup(o.env, { trainTasks: o.offlineEpisodes + o.episodes });
+      // Read first: a wrong file fails before minutes of collection.
+      const recorded = o.freeData ? await recordedEpisodes(o.freeData, setup.name) : undefined;
       const dataPolicyName = o.policy ?? (hasExpert(o.env) ? 'expert' : 'random');
       const dataPolicy = await loadPolicy(dataPolicyName, {
         env: o.env,
         epsilon: o.epsilon,
         temperature: 1,
       });
-      const freePolicy = await loadPolicy(
-        o.freePolicy ?? (o.env === 'household' ? 'explorer' : dataPolicyName),
-        { env: o.env, epsilon: o.epsilon, temperature: 1 },
-      );
+      const freePolicy = recorded
+        ? undefined
+        : await loadPolicy(o.freePolicy ?? (o.env === 'household' ? 'explorer' : dataPolicyName), {
+            env: o.env,
+            epsilon: o.freeEpsilon ?? o.epsilon,
+            temperature: 1,
+          });
       const real = setup.makeReal();
       // Closed whatever happens: a browser env left open keeps the process alive.
       const opened: Env[] = [real];
@@ -178,39 +202,74 @@ export function fidelityCommand(program: Command): void {
           `teacher-forced: ${heldOut.length} held-out episodes, model ${model.id}\n`,
         );
         const forced = await teacherForced({ model, buffer, trajectories: heldOut, k: o.k });
-        const syntheticEnv = syntheticFactory(setup, buffer, model, { k: o.k })();
-        opened.push(syntheticEnv);
-        process.stderr.write(
-          `free-running: the same policy (${freePolicy.id}) in the real and the synthetic env\n`,
-        );
-        const freeTasks =
-          o.freeTasks === 'offline'
-            ? [...new Map(offline.map((t) => [t.task.id, t.task])).values()]
-            : heldOutTasks;
         // WebArena tasks have kinds to break the replay down by; webshop's and household's none.
-        const kinded = freeTasks.every((task) => webTaskKind(task) !== undefined);
-        const free = await freeRunning({
-          policy: freePolicy,
-          realEnv: real,
-          syntheticEnv,
-          tasks: freeTasks,
-          seed: o.seed,
-          ...(kinded && { kindOf: (task: Task) => webTaskKind(task) as string }),
-        });
+        const kindOf = (tasks: readonly Task[]) =>
+          tasks.every((task) => webTaskKind(task) !== undefined)
+            ? { kindOf: (task: Task) => webTaskKind(task) as string }
+            : {};
+        const header = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (${o.data ? o.data : dataPolicy.id}). Held-out: ${heldOut.length} real episodes of ${dataPolicy.id} on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${teacherForcedTable(forced)}\n\n`;
+        const falsePositive =
+          'A false positive is a synthetic success whose very actions fail in the real env: a reward an agent trained in the synthetic env learns from wrongly.';
+        let json: object;
+        let body: string;
+        if (recorded) {
+          process.stderr.write(
+            `replaying ${recorded.length} recorded episodes of ${o.freeData} in the real env\n`,
+          );
+          const report = await replayRecorded({
+            trajectories: recorded,
+            realEnv: real,
+            ...kindOf(recorded.map((t) => t.task)),
+          });
+          json = { model: model.id, teacherForced: forced, recordedEpisodes: report };
+          body = `## Recorded episodes (${o.freeData})\n\n${episodesTable([['as recorded', report.recorded]])}\n\n## Replayed (the recorded episodes' actions, one by one, in the real env)\n\n${falsePositive}\n\n${replayTable(report.replayed)}\n`;
+        } else {
+          const syntheticEnv = syntheticFactory(setup, buffer, model, { k: o.k })();
+          opened.push(syntheticEnv);
+          const policy = freePolicy as NonNullable<typeof freePolicy>;
+          process.stderr.write(
+            `free-running: the same policy (${policy.id}) in the real and the synthetic env\n`,
+          );
+          const freeTasks =
+            o.freeTasks === 'offline'
+              ? [...new Map(offline.map((t) => [t.task.id, t.task])).values()]
+              : heldOutTasks;
+          const free = await freeRunning({
+            policy,
+            realEnv: real,
+            syntheticEnv,
+            tasks: freeTasks,
+            seed: o.seed,
+            ...kindOf(freeTasks),
+          });
+          json = { model: model.id, teacherForced: forced, freeRunning: free };
+          body = `## Free-running (${policy.id}, on ${o.freeTasks === 'offline' ? "the offline data's own tasks" : 'the same held-out tasks'})\n\n${episodesTable(
+            [
+              ['real', free.real],
+              [`synthetic (${model.id})`, free.synthetic],
+            ],
+          )}\n\n## Replayed (the synthetic episodes' actions, one by one, in the real env)\n\n${falsePositive}\n\n${replayTable(free.replayed)}\n`;
+        }
         await buffer.close();
-        const { table, episodes, replayed } = fidelityTables(model.id, forced, free);
-        const markdown = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (${o.data ? o.data : dataPolicy.id}). Held-out: ${heldOut.length} real episodes of ${dataPolicy.id} on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${table}\n\n## Free-running (${freePolicy.id}, on ${o.freeTasks === 'offline' ? "the offline data's own tasks" : 'the same held-out tasks'})\n\n${episodes}\n\n## Replayed (the synthetic episodes' actions, one by one, in the real env)\n\nA false positive is a synthetic success whose very actions fail in the real env: a reward an agent trained in the synthetic env learns from wrongly.\n\n${replayed}\n`;
         await mkdir(outDir, { recursive: true });
-        await writeFile(
-          join(outDir, 'fidelity.json'),
-          `${JSON.stringify({ model: model.id, teacherForced: forced, freeRunning: free }, null, 2)}\n`,
-        );
-        await writeFile(join(outDir, 'fidelity.md'), markdown);
-        console.log(
-          `${table}\n\n${episodes}\n\n${replayed}\n\nwrote ${join(outDir, 'fidelity.md')} and fidelity.json`,
-        );
+        await writeFile(join(outDir, 'fidelity.json'), `${JSON.stringify(json, null, 2)}\n`);
+        await writeFile(join(outDir, 'fidelity.md'), header + body);
+        console.log(`${header}${body}\nwrote ${join(outDir, 'fidelity.md')} and fidelity.json`);
       } finally {
         for (const env of opened) await env.close();
       }
     });
+}
+
+/** The episodes of `env` in a recorded trajectory file; none is a mistake, named with its fix. */
+async function recordedEpisodes(file: string, env: string): Promise<Trajectory[]> {
+  const all = await readTrajectories(file);
+  const episodes = all.filter((t) => t.env === env);
+  if (episodes.length === 0) {
+    const found = [...new Set(all.map((t) => t.env))];
+    throw new ConfigError(
+      `--free-data ${file} holds no ${env} episodes (${found.length ? `it has ${found.join(', ')}` : 'it is empty'}): pass the --env its episodes were recorded in.`,
+    );
+  }
+  return episodes;
 }

@@ -1,5 +1,7 @@
+import { existsSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
+import { ConfigError } from '../../core/errors.ts';
 import { loadRunConfig, parseRunConfig } from '../../pipeline/config.ts';
 import { runPipeline } from '../../pipeline/run.ts';
 
@@ -18,6 +20,7 @@ export function runCommand(program: Command): void {
       'override curriculum.mode: off, variance or random (for ablations)',
     )
     .action(async (file: string, o) => {
+      if (o.out !== undefined) checkRunFolder(o.out);
       const loaded = await loadRunConfig(file);
       const config = o.curriculum
         ? parseRunConfig(
@@ -49,4 +52,13 @@ export function runCommand(program: Command): void {
         );
       console.log(`report: ${join(outDir, 'report.md')}`);
     });
+}
+
+/** A run folder may exist (runs add to it) but must not be a file: refused before any work. */
+function checkRunFolder(dir: string): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new ConfigError(
+      `--out ${dir} is a file, and a run writes a folder (config.json, buffer.db, report.md, …); pass a folder path, e.g. runs/my-run.`,
+    );
+  }
 }

@@ -4,7 +4,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { Curriculum } from '../../curriculum/curriculum.ts';
 import { offlineMutators } from '../../curriculum/generators/offline-mutators.ts';
-import { TaskPool } from '../../curriculum/task-pool.ts';
+import { SqliteTaskPool } from '../../curriculum/sqlite-task-pool.ts';
 import { isWebFamily } from '../../experience/llm-free.ts';
 import { runScaling } from '../../pipeline/scaling.ts';
 import { scalingTable, writeScalingReport } from '../../pipeline/scaling-report.ts';
@@ -82,7 +82,11 @@ export function scalingCommand(program: Command): void {
         fidelityEpisodes: o.fidelityEpisodes,
         curriculum: (setup, seed) =>
           new Curriculum(
-            { pool: TaskPool.open(), seedTasks: setup.trainTasks, generator: offlineMutators },
+            {
+              pool: SqliteTaskPool.open(),
+              seedTasks: setup.trainTasks,
+              generator: offlineMutators,
+            },
             { seed },
           ),
         onProgress: (line) =>

@@ -1,14 +1,18 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
+import { DEFAULT_MAX_ACTION_CHARS } from '../../core/action-limit.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { checkMode } from '../../curriculum/selection.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../../server/app.ts';
+import { checkToken } from '../../server/auth.ts';
 import {
+  DEFAULT_WORKER_HEAP_MB,
   isServeWorker,
   runServeWorker,
   serveWorkers,
   type WorkersSummary,
 } from '../../server/cluster.ts';
+import { parseInstance } from '../../server/instance-slot.ts';
 import { DEFAULT_PORT } from '../../server/listen.ts';
 import {
   type ServedEnv,
@@ -30,7 +34,7 @@ export function serveCommand(program: Command): void {
     .option('--host <address>', 'interface to bind; 0.0.0.0 for every interface', '127.0.0.1')
     .option(
       '--max-sessions <n>',
-      'sessions open at once (per worker with --workers)',
+      'sessions open at once, in the whole server (all workers together)',
       intOption(1),
       DEFAULT_MAX_SESSIONS,
     )
@@ -41,12 +45,26 @@ export function serveCommand(program: Command): void {
       1,
     )
     .option(
+      '--worker-heap <MB>',
+      `with --workers: each worker's heap cap in MB (Node's --max-old-space-size; default ${DEFAULT_WORKER_HEAP_MB} unless NODE_OPTIONS sets one; 0 for none)`,
+      intOption(0),
+    )
+    .option(
       '--idle-timeout <seconds>',
       'close sessions idle this long; 0 never',
       intOption(0),
       DEFAULT_IDLE_TIMEOUT_MS / 1000,
     )
-    .option('--token <token>', 'require "Authorization: Bearer <token>" (default $DREAMGYM_TOKEN)')
+    .option(
+      '--max-action-chars <n>',
+      'longest action passed to the env; a longer one is an invalid step (nothing changes, reward 0), recorded clipped',
+      intOption(1),
+      DEFAULT_MAX_ACTION_CHARS,
+    )
+    .option(
+      '--token <token>',
+      'require "Authorization: Bearer <token>": printable ASCII, not empty (default $DREAMGYM_TOKEN)',
+    )
     .option(
       '--split <split>',
       'split whose task indices clients name: train or test',
@@ -91,7 +109,17 @@ export function serveCommand(program: Command): void {
     )
     .option(
       '--tasks <path>',
-      "the curriculum's task pool file (created if missing; a restart continues from it)",
+      "the curriculum's task pool: a SQLite file (created if missing; a restart continues from it) or a postgres:// URL that every instance shares",
+    )
+    .option(
+      '--instance <I/N>',
+      'this server is instance I of N behind one load balancer: its session ids are I mod N, by which the balancer routes (docs/deploy.md)',
+    )
+    .option(
+      '--drain-timeout <seconds>',
+      'on SIGTERM: take no new sessions or episodes and wait this long for open episodes to end before closing',
+      intOption(0),
+      30,
     )
     .option(
       '--group-size <n>',
@@ -111,18 +139,19 @@ export function serveCommand(program: Command): void {
     )
     .addHelpText(
       'after',
-      "\nExamples:\n  dreamgym serve --env webshop --port 36001\n  dreamgym serve --env household --host 0.0.0.0 --token \"$TOKEN\" --record data/served.jsonl\n\nProtocols: AgentGym WebShop at http://HOST:PORT/, AgentGym ALFWorld at http://HOST:PORT/alfworld,\nOpenEnv at http://HOST:PORT/openenv (WebSocket sessions at ws://HOST:PORT/openenv/ws).\n\nWorkers: --workers N forks N processes that all listen on the port (node:cluster); each\nconnection goes to one of them. A session lives in the worker that created it, and its id says\nwhich: a request for it that reaches another worker is forwarded there, so clients that open a\nconnection per request (AgentGym's) work unchanged; clients that keep one connection per session\nskip the hop. OpenEnv WebSocket sessions stay on their connection's worker; an OpenEnv HTTP session's\nrequests name it (the session_id its reset answered) and are forwarded the same way. --max-sessions, /metrics and /list_envs are per worker. A synthetic\nenv's workers all write back to the one --db buffer; the record file and the --tasks pool are\nwritten by the primary alone. A worker that dies stops the server (exit code 1): its sessions\nare gone, and clients would otherwise see some of their sessions vanish.\n\nLong runs: Node grows its heap lazily; cap it with NODE_OPTIONS=--max-old-space-size=384.",
+      `\nExamples:\n  dreamgym serve --env webshop --port 36001\n  dreamgym serve --env household --host 0.0.0.0 --token "$TOKEN" --record data/served.jsonl\n\nProtocols: AgentGym WebShop at http://HOST:PORT/, AgentGym ALFWorld at http://HOST:PORT/alfworld,\nOpenEnv at http://HOST:PORT/openenv (WebSocket sessions at ws://HOST:PORT/openenv/ws).\n\nWorkers: --workers N forks N processes that all listen on the port (node:cluster); each\nconnection goes to one of them. A session lives in the worker that created it, and its id says\nwhich: a request for it that reaches another worker is forwarded there, so clients that open a\nconnection per request (AgentGym's) work unchanged; clients that keep one connection per session\nskip the hop. OpenEnv WebSocket sessions stay on their connection's worker; an OpenEnv HTTP\nsession's requests name it (the session_id its reset answered) and are forwarded the same way.\n--max-sessions counts the sessions of every worker (the primary keeps the count); /metrics and\n/list_envs are per worker. A synthetic env's workers all write\nback to the one --db buffer; the record file and the --tasks pool are written by the primary\nalone. A worker that dies stops the server (exit code 1): its sessions are gone, and clients\nwould otherwise see some of their sessions vanish. Each worker's heap is capped at\n--worker-heap MB (default ${DEFAULT_WORKER_HEAP_MB}).\n\nLong runs: Node grows its heap lazily; one process (no --workers) caps it with\nNODE_OPTIONS=--max-old-space-size=1024.`,
     )
     .action(async (o) => {
-      const token: string | undefined = o.token ?? process.env.DREAMGYM_TOKEN;
+      const token = serveToken(o.token);
       const options: ServeEnvOptions = {
         env: o.env,
         host: o.host,
         port: o.port,
         maxSessions: o.maxSessions,
         idleTimeoutSeconds: o.idleTimeout,
+        maxActionChars: o.maxActionChars,
         split: o.split,
-        ...(token !== undefined && token !== '' && { token }),
+        ...(token !== undefined && { token }),
         ...(o.maxSteps !== undefined && { maxSteps: o.maxSteps }),
         ...(o.catalogSize !== undefined && { catalogSize: o.catalogSize }),
         ...(o.catalogSeed !== undefined && { catalogSeed: o.catalogSeed }),
@@ -132,6 +161,7 @@ export function serveCommand(program: Command): void {
         ...servedLlmFromFlags(o),
         ...(o.k !== undefined && { k: o.k }),
         ...(o.realShare !== undefined && { realShare: o.realShare }),
+        ...(o.instance !== undefined && { instance: parseInstance(o.instance) }),
         ...(o.curriculum !== undefined && {
           curriculum: {
             mode: checkMode(o.curriculum),
@@ -145,8 +175,11 @@ export function serveCommand(program: Command): void {
         await runServeWorker(options);
         return;
       }
+      const heapMb = workerHeap(o.workerHeap, o.workers);
       const served =
-        o.workers > 1 ? await serveWorkers(options, o.workers) : await serveEnv(options);
+        o.workers > 1
+          ? await serveWorkers(options, o.workers, { ...(heapMb !== undefined && { heapMb }) })
+          : await serveEnv(options);
       const { url } = served;
       const workers: number = o.workers;
       console.log(
@@ -155,8 +188,10 @@ export function serveCommand(program: Command): void {
           `  AgentGym WebShop   ${url}/`,
           `  AgentGym ALFWorld  ${url}/alfworld`,
           `  OpenEnv            ${url}/openenv  (WebSocket ${url.replace(/^http/, 'ws')}/openenv/ws)`,
-          `  up to ${o.maxSessions} sessions${workers > 1 ? ' per worker' : ''}, closed after ${o.idleTimeout} s idle${token ? ', bearer token required' : ''}`,
-          ...(workers > 1 ? [`  workers ${workers}`] : []),
+          `  up to ${o.maxSessions} sessions, closed after ${o.idleTimeout} s idle${token ? ', bearer token required' : ''}`,
+          ...(workers > 1
+            ? [`  workers ${workers}${heapMb ? `, heap capped at ${heapMb} MB each` : ''}`]
+            : []),
           ...(o.record ? [`  recording finished episodes to ${o.record}`] : []),
           ...(o.experience === 'llm'
             ? [`  experience model: the reasoning LLM ${o.llmModel ?? o.gguf}`]
@@ -191,8 +226,13 @@ export function serveCommand(program: Command): void {
         process.exit(130);
       };
       process.once('SIGINT', now).once('SIGTERM', now);
+      // SIGTERM is how orchestrators stop a server: let the episodes under way finish first.
+      const drainMs = stop.signal === 'SIGTERM' ? o.drainTimeout * 1000 : 0;
+      if (drainMs > 0) {
+        console.log(`draining for up to ${o.drainTimeout} s: no new sessions or episodes…`);
+      }
       const { stats, failures } =
-        'workerDied' in served ? await served.close() : await closeOne(served);
+        'workerDied' in served ? await served.close(drainMs) : await closeOne(served, drainMs);
       for (const failure of failures) console.error(failure);
       console.log(
         `served ${stats.sessionsOpened} sessions, ${stats.episodesFinished} finished episodes, ${stats.steps} steps` +
@@ -202,8 +242,40 @@ export function serveCommand(program: Command): void {
     });
 }
 
+/**
+ * Each worker's heap cap: `--worker-heap`, else the default unless `NODE_OPTIONS` sets one (the
+ * workers inherit it). One process cannot cap its own heap once started, so the flag without
+ * `--workers` is refused, naming what does.
+ */
+function workerHeap(flag: number | undefined, workers: number): number | undefined {
+  if (workers === 1) {
+    if (flag !== undefined) {
+      throw new ConfigError(
+        '--worker-heap caps the heap of --workers processes; a single server process takes NODE_OPTIONS=--max-old-space-size=MB instead.',
+      );
+    }
+    return undefined;
+  }
+  if (flag !== undefined) return flag;
+  return /--max-old-space-size/.test(process.env.NODE_OPTIONS ?? '')
+    ? undefined
+    : DEFAULT_WORKER_HEAP_MB;
+}
+
+/**
+ * The token of `--token`, else of `$DREAMGYM_TOKEN`, checked: an empty one is refused rather than
+ * turning authentication off, and so is one no client could send in a header.
+ */
+function serveToken(flag: string | undefined): string | undefined {
+  if (flag !== undefined) return checkToken(flag, '--token');
+  const fromEnv = process.env.DREAMGYM_TOKEN;
+  return fromEnv === undefined ? undefined : checkToken(fromEnv, '$DREAMGYM_TOKEN');
+}
+
 /** Closes a single-process server; its counts. */
-async function closeOne(served: ServedEnv): Promise<WorkersSummary> {
+async function closeOne(served: ServedEnv, drainMs: number): Promise<WorkersSummary> {
+  const open = drainMs > 0 ? await served.drain(drainMs) : 0;
+  if (open > 0) console.log(`${open} sessions still mid-episode: recorded as abandoned.`);
   await served.close();
   return { stats: served.server.sessions.stats, failures: [] };
 }

@@ -72,3 +72,16 @@ describe('dreamgym train --resume after a SIGKILL', () => {
     expect(b.map((m) => [m.rollout, m.update])).toEqual(a.map((m) => [m.rollout, m.update]));
   }, 300_000);
 });
+
+describe('dreamgym train --resume with nothing to resume', () => {
+  it('a mistyped --out is an error, not a fresh start', async () => {
+    const missing = join(mkdtempSync(join(tmpdir(), 'dg-typo-')), 'runs', 'grpo-typo');
+    const r = await runCli([...args(missing), '--resume']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `error: --resume: there is no checkpoint to continue from in ${join(missing, 'checkpoint')}`,
+    );
+    expect(r.stdout).not.toContain('iter 1/');
+    expect(existsSync(missing)).toBe(false);
+  }, 60_000);
+});

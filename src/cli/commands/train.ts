@@ -45,6 +45,25 @@ function progressLine(m: IterationMetrics, iterations: number): string {
   );
 }
 
+/**
+ * The checkpoint `--resume` continues from: the last complete one under `dir`, or a
+ * {@link ConfigError} when there is none, or when the algorithm has nothing to resume.
+ */
+function resumeFrom(dir: string, algo: (typeof ALGOS)[number]): string {
+  if (algo === 'bc') {
+    throw new ConfigError(
+      '--resume continues GRPO or PPO training; --algo bc clones the data in one go: drop --resume.',
+    );
+  }
+  const found = completeCheckpoint(dir);
+  if (!found) {
+    throw new ConfigError(
+      `--resume: there is no checkpoint to continue from in ${dir} (no state.json). Check --out (the folder of the run to resume), or drop --resume to start a new run.`,
+    );
+  }
+  return found;
+}
+
 export function trainCommand(program: Command): void {
   program
     .command('train')
@@ -86,7 +105,12 @@ export function trainCommand(program: Command): void {
       DEFAULT_TRAINER_CONFIG.evalEpisodes,
     )
     .option('--lr <x>', 'learning rate', numberOption, DEFAULT_TRAINER_CONFIG.learningRate)
-    .option('--epochs <n>', 'passes over each batch', intOption(1), DEFAULT_TRAINER_CONFIG.epochs)
+    .option(
+      '--epochs <n>',
+      'passes over each batch (bc: the most epochs; it stops at its validation split’s best)',
+      intOption(1),
+      DEFAULT_TRAINER_CONFIG.epochs,
+    )
     .option('--data <file>', 'bc: offline trajectory JSONL to clone')
     .option('--seed <n>', 'seed', intOption(0), 0)
     .option('--resume', 'continue from the run folder’s last checkpoint')
@@ -94,41 +118,47 @@ export function trainCommand(program: Command): void {
       'after',
       '\nExamples:\n  dreamgym train --env webshop --algo grpo --iterations 30 --out runs/grpo\n  dreamgym train --env webshop --algo bc --data data/webshop-offline.jsonl --out runs/bc',
     )
-    .action(async (o) => {
+    .action(async (o, command: Command) => {
+      const checkpoint = join(o.out, 'checkpoint');
+      // Resume from the last complete checkpoint; none (a mistyped --out, say) or a broken one is
+      // an error, never a fresh start.
+      const found = o.resume ? resumeFrom(checkpoint, o.algo) : undefined;
       await initTf();
       const entry = envEntry(o.env);
       const evalTasks = entry.tasks({ split: 'test' }).tasks('test', o.evalEpisodes);
       const makeEnv = () => entry.make({});
-      const checkpoint = join(o.out, 'checkpoint');
       if (o.algo === 'bc') {
         if (!o.data)
           throw new ConfigError(
             '--algo bc clones offline data: pass --data FILE.jsonl (see dreamgym collect).',
           );
-        const policy = new ChoicePolicy({ seed: o.seed });
+        const policy = new ChoicePolicy({ seed: o.seed, family: entry.name ?? o.env });
         const trajectories = await readTrajectories(o.data);
         const started = performance.now();
+        // BC stops at its validation split's best epoch; --epochs, when given, caps it.
         const fit = behaviourCloning(policy, trajectories, {
-          epochs: o.epochs,
+          ...(command.getOptionValueSource('epochs') === 'cli' && { epochs: o.epochs }),
           learningRate: o.lr,
           seed: o.seed,
         });
         await policy.save(checkpoint);
         const result = await evaluate(policy, makeEnv, evalTasks);
+        const kept = fit.validation
+          ? `, epoch ${fit.validation.bestEpoch} of ${fit.epochs} kept (held-out nll ${fit.validation.nll.toFixed(3)} on ${fit.validation.trajectories} trajectories)`
+          : '';
         console.log(
-          `cloned ${fit.decisions} decisions of ${fit.trajectories} successful trajectories (nll ${fit.nll.toFixed(3)}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+          `cloned ${fit.decisions} decisions of ${fit.trajectories} successful trajectories (nll ${fit.nll.toFixed(3)}${kept}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
         );
+        for (const warning of fit.warnings) console.warn(`warning: ${warning}`);
         console.log(
           `held-out success ${percent(result.successRate)}, mean reward ${result.meanReward.toFixed(3)} on ${result.episodes} test tasks`,
         );
         console.log(`policy saved to ${checkpoint}`);
         return;
       }
-      // Resume from the last complete checkpoint; a broken one is an error, never a fresh start.
-      const found = o.resume ? completeCheckpoint(checkpoint) : undefined;
       const policy = found
         ? await ChoicePolicy.load(found, { temperature: 1 })
-        : new ChoicePolicy({ seed: o.seed });
+        : new ChoicePolicy({ seed: o.seed, family: entry.name ?? o.env });
       const trainTasks = entry.tasks({ split: 'train' }).tasks('train', o.trainTasks);
       await train(
         {

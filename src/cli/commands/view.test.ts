@@ -11,6 +11,18 @@ import { sketchTrajectory } from '../../view/testing/episodes.ts';
 const bin = join(import.meta.dirname, '../../../scripts/dreamgym-dev.js');
 
 describe('dreamgym view', () => {
+  it('says a .db file that is not SQLite is not a replay buffer, instead of reading it as trajectories', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'dg-view-cli-')), 'notsqlite.db');
+    writeFileSync(path, 'just some text\n'.repeat(50));
+    const run = spawnSync(process.execPath, [bin, 'view', path, '--port', '0'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`error: ${path} is not a SQLite database, so not a replay buffer`);
+    expect(run.stdout).not.toContain('viewing');
+  });
+
   it('names what PATH may be when it does not exist', () => {
     const run = spawnSync(process.execPath, [bin, 'view', '/no/such/run'], {
       encoding: 'utf8',

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
+import { ConfigError } from '../../core/errors.ts';
 import { DEFAULT_VIEW_PORT, listenViewer } from '../../view/listen-viewer.ts';
-import { viewTarget } from '../../view/view-target.ts';
+import { type ViewTarget, viewTarget } from '../../view/view-target.ts';
 import { createViewer } from '../../view/viewer.ts';
 import { intOption } from '../options.ts';
 
@@ -30,7 +31,7 @@ export function viewCommand(program: Command): void {
     )
     .action(async (path: string, o) => {
       const token: string | undefined = o.token ?? process.env.DREAMGYM_TOKEN;
-      const target = viewTarget(path);
+      const target = checkedTarget(path);
       const viewer = await createViewer({
         target,
         ...(token !== undefined && token !== '' && { token }),
@@ -58,4 +59,22 @@ export function viewCommand(program: Command): void {
       await served.close();
       console.log('\nstopped.');
     });
+}
+
+/** Names of database files: a file so named must be a buffer, never read as trajectories. */
+const DATABASE_NAME = /\.(db|sqlite3?)$/i;
+
+/**
+ * What `view` shows at `path`; a file named like a database (`.db`, `.sqlite`) that is not a
+ * SQLite database is refused, as the buffer commands refuse it, instead of being read line by
+ * line as a trajectory file.
+ */
+function checkedTarget(path: string): ViewTarget {
+  const target = viewTarget(path);
+  if (target.kind === 'trajectories' && DATABASE_NAME.test(path)) {
+    throw new ConfigError(
+      `${path} is not a SQLite database, so not a replay buffer: pass the .db file that dreamgym run or dreamgym buffer import wrote (or a trajectory file, .jsonl).`,
+    );
+  }
+  return target;
 }

@@ -7,7 +7,11 @@ import type { Rng } from '../../core/rng.ts';
 import type { Task } from '../../core/types.ts';
 import type { TaskPool } from '../task-pool.ts';
 
-/** What a generator may see of the pool: its tasks (for examples and known values) and its duplicates check. */
+/**
+ * What a generator may see of the pool: its tasks (for examples and known values) and its
+ * duplicates check, both as the curriculum last read the pool (an add still refuses duplicates
+ * that other processes added since).
+ */
 export type PoolView = Pick<TaskPool, 'tasks' | 'isDuplicate'>;
 
 /** What a generator is asked: which tasks to vary, how many variations, and the pool so far. */

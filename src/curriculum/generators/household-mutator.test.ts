@@ -8,12 +8,16 @@ import { solve } from '../../envs/household/solver.ts';
 import { householdSpec, householdTasks } from '../../envs/household/tasks.ts';
 import { HouseholdWorld } from '../../envs/household/world.ts';
 import { isRealizable } from '../realizable.ts';
-import { TaskPool } from '../task-pool.ts';
+import { SqliteTaskPool } from '../sqlite-task-pool.ts';
 import { householdMutator, supportedGoals } from './household-mutator.ts';
 
 const seeds = householdTasks('train', 300);
 
-async function mutateAll(pool: TaskPool, parents: readonly Task[], count: number): Promise<Task[]> {
+async function mutateAll(
+  pool: SqliteTaskPool,
+  parents: readonly Task[],
+  count: number,
+): Promise<Task[]> {
   const out: Task[] = [];
   for (const parent of parents) {
     const { tasks, warnings } = await householdMutator.generate({
@@ -23,7 +27,7 @@ async function mutateAll(pool: TaskPool, parents: readonly Task[], count: number
       rng: new Rng(2).fork(parent.id),
     });
     expect(warnings).toEqual([]);
-    out.push(...pool.add(tasks, 1));
+    out.push(...(await pool.add(tasks, 1)));
   }
   return out;
 }
@@ -39,8 +43,8 @@ describe('householdMutator', () => {
   });
 
   it('makes hundreds of variations, two generations deep, that the real household runs and a plan solves', async () => {
-    const pool = TaskPool.open();
-    pool.add(seeds);
+    const pool = SqliteTaskPool.open();
+    await pool.add(seeds);
     const first = await mutateAll(pool, seeds, 3);
     const mutated = [...first, ...(await mutateAll(pool, first.slice(0, 150), 2))];
     expect(mutated.length).toBeGreaterThan(1000);
@@ -61,8 +65,8 @@ describe('householdMutator', () => {
   });
 
   it('stays in the parent\u2019s room and changes one thing: the object, the target or the task type', async () => {
-    const pool = TaskPool.open();
-    pool.add(seeds);
+    const pool = SqliteTaskPool.open();
+    await pool.add(seeds);
     const kinds = { object: 0, target: 0, type: 0 };
     for (const task of await mutateAll(pool, seeds, 3)) {
       const { scene, goal } = householdSpec(task);
@@ -89,8 +93,8 @@ describe('householdMutator', () => {
 
   it('is reproducible given the random stream', async () => {
     const run = async () => {
-      const pool = TaskPool.open();
-      pool.add(seeds);
+      const pool = SqliteTaskPool.open();
+      await pool.add(seeds);
       return mutateAll(pool, seeds.slice(0, 40), 3);
     };
     expect(await run()).toEqual(await run());
@@ -106,7 +110,7 @@ describe('householdMutator', () => {
     const result = await householdMutator.generate({
       parent,
       count: 2,
-      pool: TaskPool.open(),
+      pool: SqliteTaskPool.open(),
       rng: new Rng(0),
     });
     expect(result).toEqual({

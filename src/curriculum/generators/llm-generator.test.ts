@@ -4,15 +4,15 @@ import type { Task } from '../../core/types.ts';
 import { householdTasks } from '../../envs/household/tasks.ts';
 import { LlmTimeoutError } from '../../llm/errors.ts';
 import { type MockAnswer, MockLlm } from '../../llm/mock-llm.ts';
-import { TaskPool } from '../task-pool.ts';
+import { SqliteTaskPool } from '../sqlite-task-pool.ts';
 import { LlmTaskGenerator } from './llm-generator.ts';
 
 const seeds = householdTasks('train', 12);
 const parent = seeds[0] as Task;
 
-function setup(answers: MockAnswer[], options: { examples?: number } = {}) {
-  const pool = TaskPool.open();
-  pool.add(seeds);
+async function setup(answers: MockAnswer[], options: { examples?: number } = {}) {
+  const pool = SqliteTaskPool.open();
+  await pool.add(seeds);
   const llm = new MockLlm({ answers });
   const generator = new LlmTaskGenerator({ llm, ...options });
   const generate = (count = 3) => generator.generate({ parent, count, pool, rng: new Rng(7) });
@@ -25,7 +25,7 @@ const answer = (...instructions: string[]) => ({
 
 describe('LlmTaskGenerator', () => {
   it('turns valid answers into synthetic-only generated tasks of the parent', async () => {
-    const { pool, generate } = setup([
+    const { pool, generate } = await setup([
       answer('put two hot potatoes in the fridge.', 'examine the mug under the floorlamp.'),
     ]);
     const { tasks, warnings } = await generate(2);
@@ -38,12 +38,12 @@ describe('LlmTaskGenerator', () => {
       expect(task).toMatchObject({ env: 'household', origin: 'generated', parentId: parent.id });
       expect(task.spec).toBeUndefined();
     }
-    pool.add(tasks, 1);
+    await pool.add(tasks, 1);
     expect(pool.tasks({ origin: 'generated' }).map((e) => e.realizable)).toEqual([false, false]);
   });
 
   it('asks with the env family, the parent, examples of other tasks and the answer schema', async () => {
-    const { llm, generate } = setup([answer('put two hot potatoes in the fridge.')], {
+    const { llm, generate } = await setup([answer('put two hot potatoes in the fridge.')], {
       examples: 4,
     });
     await generate(3);
@@ -60,7 +60,10 @@ describe('LlmTaskGenerator', () => {
   });
 
   it('asks the same way given the same random stream, so a cached run replays', async () => {
-    const runs = [setup([answer('put two hot potatoes in the fridge.')]), setup([answer('x')])];
+    const runs = [
+      await setup([answer('put two hot potatoes in the fridge.')]),
+      await setup([answer('x')]),
+    ];
     for (const run of runs) await run.generate(3);
     const [first, second] = runs.map((run) => run.llm.requests[0]);
     expect(second?.messages).toEqual(first?.messages);
@@ -70,7 +73,7 @@ describe('LlmTaskGenerator', () => {
 
   it('drops variations that repeat the parent, a pooled task or each other, and malformed ones', async () => {
     const pooledOther = seeds[3]?.instruction as string;
-    const { generate } = setup([
+    const { generate } = await setup([
       answer(
         `  ${parent.instruction.toUpperCase()}  `,
         `${pooledOther.replace(/\.$/, '')}!`,
@@ -92,7 +95,7 @@ describe('LlmTaskGenerator', () => {
   });
 
   it('returns at most the count asked for', async () => {
-    const { generate } = setup([
+    const { generate } = await setup([
       answer(
         'put two hot potatoes in the fridge.',
         'put a cool egg in the microwave.',
@@ -111,7 +114,7 @@ describe('LlmTaskGenerator', () => {
       '',
       new LlmTimeoutError('http://127.0.0.1:8000/v1', 60_000),
     ];
-    const { generate } = setup(garbage);
+    const { generate } = await setup(garbage);
     for (let i = 0; i < garbage.length; i++) {
       const { tasks, warnings } = await generate(3);
       expect(tasks).toEqual([]);
@@ -121,7 +124,7 @@ describe('LlmTaskGenerator', () => {
   });
 
   it('lets programming errors through: only LLM failures are recoverable', async () => {
-    const { generate } = setup([]);
+    const { generate } = await setup([]);
     await expect(generate(1)).rejects.toThrow(/only 0 answers were scripted/);
   });
 });

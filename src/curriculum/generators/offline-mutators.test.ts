@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../core/rng.ts';
 import type { Task } from '../../core/types.ts';
 import { householdTask } from '../../envs/household/tasks.ts';
-import { TaskPool } from '../task-pool.ts';
+import { SqliteTaskPool } from '../sqlite-task-pool.ts';
 import { offlineMutators } from './offline-mutators.ts';
 
 describe('offlineMutators', () => {
   it('varies a task with its own env\u2019s mutator', async () => {
     const parent = householdTask(500);
-    const pool = TaskPool.open();
-    pool.add([parent]);
+    const pool = SqliteTaskPool.open();
+    await pool.add([parent]);
     const { tasks } = await offlineMutators.generate({ parent, count: 2, pool, rng: new Rng(0) });
     expect(tasks).toHaveLength(2);
     expect(tasks.every((t) => t.env === 'household' && t.parentId === parent.id)).toBe(true);
@@ -26,7 +26,7 @@ describe('offlineMutators', () => {
     const result = await offlineMutators.generate({
       parent,
       count: 2,
-      pool: TaskPool.open(),
+      pool: SqliteTaskPool.open(),
       rng: new Rng(0),
     });
     expect(result.tasks).toEqual([]);

@@ -11,7 +11,7 @@ import { webshopReward } from '../../envs/webshop/reward.ts';
 import type { Goal, Product } from '../../envs/webshop/types.ts';
 import { makeWebShop, WebShopEnv } from '../../envs/webshop/webshop-env.ts';
 import { isRealizable } from '../realizable.ts';
-import { TaskPool } from '../task-pool.ts';
+import { SqliteTaskPool } from '../sqlite-task-pool.ts';
 import { webshopMutator } from './webshop-mutator.ts';
 
 const shop = new WebShopEnv();
@@ -20,7 +20,11 @@ const products = new Map<string, Product>(getCatalog(shop.catalogId).map((p) => 
 const goalOf = (task: Task): Goal => webshopSpec(task).goal;
 
 /** Mutates every parent `count` times into the pool, as the curriculum would. */
-async function mutateAll(pool: TaskPool, parents: readonly Task[], count: number): Promise<Task[]> {
+async function mutateAll(
+  pool: SqliteTaskPool,
+  parents: readonly Task[],
+  count: number,
+): Promise<Task[]> {
   const out: Task[] = [];
   for (const parent of parents) {
     const { tasks, warnings } = await webshopMutator.generate({
@@ -30,15 +34,15 @@ async function mutateAll(pool: TaskPool, parents: readonly Task[], count: number
       rng: new Rng(1).fork(parent.id),
     });
     expect(warnings).toEqual([]);
-    out.push(...pool.add(tasks, 1));
+    out.push(...(await pool.add(tasks, 1)));
   }
   return out;
 }
 
 describe('webshopMutator', () => {
   it('makes hundreds of variations, two generations deep, that the real webshop runs and the target product meets in full', async () => {
-    const pool = TaskPool.open();
-    pool.add(seeds);
+    const pool = SqliteTaskPool.open();
+    await pool.add(seeds);
     const first = await mutateAll(pool, seeds, 3);
     const second = await mutateAll(pool, first.slice(0, 200), 2);
     const mutated = [...first, ...second];
@@ -57,8 +61,8 @@ describe('webshopMutator', () => {
   });
 
   it('uses only what the pool\u2019s goals for the same product say: attributes, option values, budgets', async () => {
-    const pool = TaskPool.open();
-    pool.add(seeds);
+    const pool = SqliteTaskPool.open();
+    await pool.add(seeds);
     const known = new Map<
       string,
       { attributes: Set<string>; options: Set<string>; budget: number }
@@ -98,8 +102,8 @@ describe('webshopMutator', () => {
   });
 
   it('changes one thing at a time, every kind of change occurs, and the wording quotes the goal', async () => {
-    const pool = TaskPool.open();
-    pool.add(seeds);
+    const pool = SqliteTaskPool.open();
+    await pool.add(seeds);
     const kinds = { attributes: 0, options: 0, budget: 0 };
     for (const task of await mutateAll(pool, seeds, 3)) {
       const goal = goalOf(task);
@@ -126,8 +130,8 @@ describe('webshopMutator', () => {
 
   it('is reproducible given the random stream, and never repeats a pooled task', async () => {
     const run = async () => {
-      const pool = TaskPool.open();
-      pool.add(seeds);
+      const pool = SqliteTaskPool.open();
+      await pool.add(seeds);
       return mutateAll(pool, seeds.slice(0, 50), 4);
     };
     const [a, b] = [await run(), await run()];
@@ -136,7 +140,7 @@ describe('webshopMutator', () => {
   });
 
   it('leaves tasks without a webshop spec alone, with a warning', async () => {
-    const pool = TaskPool.open();
+    const pool = SqliteTaskPool.open();
     const parent: Task = {
       id: 'w/1',
       env: 'webshop',

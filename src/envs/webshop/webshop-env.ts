@@ -1,3 +1,4 @@
+import { quoteAction } from '../../core/action-limit.ts';
 import {
   EnvClosedError,
   EnvNotResetError,
@@ -99,7 +100,9 @@ export class WebShopEnv implements Env, TaskSource {
 
     const parsed = parseBracketAction(action);
     if (!parsed) {
-      return this.invalid(`"${action}" is not an action: write search[query] or click[label].`);
+      return this.invalid(
+        `${quoteAction(action)} is not an action: write search[query] or click[label].`,
+      );
     }
     if (parsed.verb === 'search') {
       if (state.view !== 'search') {

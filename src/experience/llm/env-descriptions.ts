@@ -2,8 +2,12 @@
  * What the LLM experience model is told about an env family: the action syntax, what states look
  * like and how rewards work. Only public knowledge (the WebShop and ALFWorld papers' page formats,
  * command grammars and reward rules; WebArena's tree format, actions and evaluation), never a real env's hidden state, catalog or code: the
- * specifics of an episode come from the retrieved demonstrations.
+ * specifics of an episode come from the retrieved demonstrations. An env of no known family is
+ * described from what its real episodes in the buffer show ({@link describeFromTrajectories}).
  */
+import { isSuccess, type Step, type Trajectory } from '../../core/types.ts';
+import type { ReplayBuffer } from '../../replay/replay-buffer.ts';
+import { ActionGrammar } from '../generic/action-grammar.ts';
 
 export const WEBSHOP_DESCRIPTION = `A text-mode web shop (after WebShop). The agent shops for a product matching the instruction.
 Actions: search[<query>] on a page that shows [Search]; click[<label>] for any bracketed label the page shows, e.g. click[Next >], click[B0ABC12345], click[red], click[Buy Now].
@@ -56,4 +60,130 @@ const DESCRIPTIONS: ReadonlyArray<[RegExp, string]> = [
 /** The built-in description for an env family, or the generic one for families we do not know. */
 export function envDescriptionFor(env: string): string {
   return DESCRIPTIONS.find(([family]) => family.test(env))?.[1] ?? GENERIC_DESCRIPTION;
+}
+
+/** What {@link describeFromTrajectories} adds to what the buffer shows. */
+export interface BufferDescriptionOptions {
+  /** The env's own one-line description (its registry entry's), shown first when there is one. */
+  summary?: string;
+  /** Tool signatures (an MCP server's, say), listed as they are. */
+  tools?: readonly string[];
+  /** Example states shown, at most. Default 3. */
+  examples?: number;
+  /** Action templates listed, at most. Default 20. */
+  templates?: number;
+}
+
+/** Characters of one example state quoted in a description, at most. */
+const EXAMPLE_CHARS = 700;
+
+/**
+ * The description of an env nobody described, from its real episodes alone: the action
+ * templates the episodes used (with an example of each and how often it ended an episode),
+ * example states (a start and the answers of the commonest actions), and how rewards behaved
+ * (when they came, which actions ended episodes and how often with reward 1, what a refused
+ * action did). The LLM experience model is given it where `envDescriptionFor` knows no family.
+ */
+export function describeFromTrajectories(
+  trajectories: readonly Trajectory[],
+  options: BufferDescriptionOptions = {},
+): string {
+  const real = trajectories.filter((t) => t.provenance !== 'synthetic');
+  const grammar = ActionGrammar.learn(real.flatMap((t) => t.steps.map((s) => s.action)));
+  const byTemplate = new Map<
+    string,
+    { taken: number; ended: number; won: number; example: Step; state: string }
+  >();
+  let refused = 0;
+  let refusedEnded = 0;
+  let stepRewards = 0;
+  let steps = 0;
+  for (const t of real) {
+    t.steps.forEach((step, i) => {
+      steps++;
+      if (step.info?.invalidAction !== undefined) {
+        refused++;
+        if (step.terminated) refusedEnded++;
+        return;
+      }
+      if (!step.terminated && step.reward !== 0) stepRewards++;
+      const { template } = grammar.parse(step.action);
+      const state = i === 0 ? t.initial.text : (t.steps[i - 1] as Step).observation.text;
+      const entry = byTemplate.get(template) ?? {
+        taken: 0,
+        ended: 0,
+        won: 0,
+        example: step,
+        state,
+      };
+      entry.taken++;
+      if (step.terminated) entry.ended++;
+      if (step.terminated && step.reward >= 1) entry.won++;
+      byTemplate.set(template, entry);
+    });
+  }
+  const templates = [...byTemplate].sort((a, b) => b[1].taken - a[1].taken);
+  const ended = real.filter((t) => t.steps.at(-1)?.terminated).length;
+  const won = real.filter(isSuccess).length;
+  const lists = real.some((t) => t.initial.actions !== undefined);
+  const parts = [
+    `A text environment known from ${real.length} recorded real episodes (${steps} steps)${options.summary ? `: ${options.summary}` : ''}.`,
+    ...(options.tools?.length ? [`Tools:\n${options.tools.map((t) => `- ${t}`).join('\n')}`] : []),
+    `Actions, as templates whose <n> slots the episodes filled (commonest first):\n${templates
+      .slice(0, options.templates ?? 20)
+      .map(
+        ([template, e]) =>
+          `- ${template}, e.g. ${e.example.action} (taken ${e.taken} times${e.ended > 0 ? `; ended the episode ${e.ended} times, ${e.won} of them with reward 1` : ''})`,
+      )
+      .join('\n')}`,
+    lists
+      ? 'Each state lists its admissible actions; a free-text action is listed as a template with a <placeholder>. Actions name the ids, names and values the episode has shown.'
+      : 'States do not list admissible actions.',
+    `Example states, word for word:\n${exampleStates(real, templates, options.examples ?? 3)}`,
+    `Rewards: ${stepRewards === 0 ? 'every step that did not end an episode earned 0' : `${stepRewards} steps earned a reward without ending the episode`}; ${ended} of ${real.length} episodes ended by the environment's own rules, ${won} of them with reward 1 (a success), the rest cut off by the step limit.`,
+    refused > 0
+      ? `Refused actions: ${refused} steps were refused (not admissible): the state stayed as it was and the reward was 0${refusedEnded > 0 ? `; ${refusedEnded} of them ended the episode` : ''}.`
+      : 'No action was refused in the recorded episodes.',
+  ];
+  return parts.join('\n');
+}
+
+/** A start state, then the answers of the commonest actions, each quoted once and clipped. */
+function exampleStates(
+  trajectories: readonly Trajectory[],
+  templates: ReadonlyArray<[string, { example: Step; state: string }]>,
+  count: number,
+): string {
+  const clipped = (text: string) =>
+    text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS)} [… cut …]` : text;
+  const start = trajectories[0]?.initial.text;
+  const shown: string[] =
+    start === undefined ? [] : [`At the start of an episode:\n${clipped(start)}`];
+  for (const [, { example }] of templates) {
+    if (shown.length >= count) break;
+    shown.push(`After ${example.action}:\n${clipped(example.observation.text)}`);
+  }
+  return shown.join('\n\n');
+}
+
+/**
+ * {@link describeFromTrajectories} over the buffer's real episodes of `env` (at most `limit`,
+ * the oldest first); undefined when the buffer has none.
+ */
+export async function envDescriptionFromBuffer(
+  env: string,
+  buffer: ReplayBuffer,
+  { limit = 500, ...options }: BufferDescriptionOptions & { limit?: number } = {},
+): Promise<string | undefined> {
+  const found: Trajectory[] = [];
+  for await (const t of buffer.trajectories({ env, provenance: ['real-offline', 'real-online'] })) {
+    found.push(t);
+    if (found.length >= limit) break;
+  }
+  return found.length === 0 ? undefined : describeFromTrajectories(found, options);
+}
+
+/** True when {@link envDescriptionFor} has a description of the family's own. */
+export function hasBuiltInDescription(env: string): boolean {
+  return DESCRIPTIONS.some(([family]) => family.test(env));
 }

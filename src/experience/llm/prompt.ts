@@ -3,6 +3,7 @@
  * training prompts with these same functions, so a model fine-tuned on the export sees at run
  * time exactly the prompts it was trained on.
  */
+import { DEFAULT_MAX_ACTION_CHARS } from '../../core/action-limit.ts';
 import type { Observation, Step, Task } from '../../core/types.ts';
 import type { ChatMessage } from '../../llm/client.ts';
 import type { RetrievedTransition } from '../../replay/stored-transition.ts';
@@ -23,6 +24,8 @@ export interface TextLimits {
   demonstration: number;
   /** Admissible actions listed per demonstration. Default 40. */
   demonstrationActions: number;
+  /** Each action (the one to predict, and those of the history and demonstrations). Default 2,000. */
+  action: number;
 }
 
 /** Default character budgets of the prompt's parts. */
@@ -31,6 +34,7 @@ export const DEFAULT_LIMITS: TextLimits = {
   history: 1_000,
   demonstration: 1_200,
   demonstrationActions: 40,
+  action: DEFAULT_MAX_ACTION_CHARS,
 };
 
 /** Writes one retrieved transition as a demonstration; `index` is 0 for the most similar. */
@@ -151,7 +155,7 @@ export function predictionMessages(
     demonstrationsSection(demonstrations, options),
     historySection(history, options),
     stateSection(state, options.limits.state, action),
-    `## Action\n${action}`,
+    `## Action\n${quoteAction(action, options.limits)}`,
     options.reasoning
       ? 'Predict what the environment shows after this action, the reward and whether the episode ends. Reason step by step first, then answer with the JSON object.'
       : 'Predict what the environment shows after this action, the reward and whether the episode ends. Answer with the JSON object only.',
@@ -163,7 +167,7 @@ export function predictionMessages(
 }
 
 export function taskSection(task: Task): string {
-  return `## Task\n${task.instruction}`;
+  return `## Task\n${quoteBlock(task.instruction)}`;
 }
 
 export function demonstrationsSection(
@@ -183,10 +187,10 @@ export function formatDemonstration(
   limits: TextLimits,
 ): string {
   return [
-    `### Demonstration ${index + 1} (similarity ${d.similarity.toFixed(2)}; step ${d.t + 1} of an episode of: ${clip(d.task.instruction, 300)})`,
-    `State:\n${fitText(d.state.text, limits.demonstration, { action: d.action })}`,
-    `Action: ${d.action}`,
-    `Next state:\n${fitText(d.nextState.text, limits.demonstration, { action: d.action, before: d.state.text })}`,
+    `### Demonstration ${index + 1} (similarity ${d.similarity.toFixed(2)}; step ${d.t + 1} of an episode of: ${clip(quoteLine(d.task.instruction), 300)})`,
+    `State:\n${quoteBlock(fitText(d.state.text, limits.demonstration, { action: d.action }))}`,
+    `Action: ${quoteAction(d.action, limits)}`,
+    `Next state:\n${quoteBlock(fitText(d.nextState.text, limits.demonstration, { action: d.action, before: d.state.text }))}`,
     ...(d.nextState.actions
       ? [`Next admissible actions: ${actionList(d.nextState.actions, limits.demonstrationActions)}`]
       : []),
@@ -209,8 +213,8 @@ export function historySection(history: readonly Step[], options: ResolvedPrompt
       ? 'Observation: (unchanged: the action was not admissible)'
       : i === shown.length - 1
         ? 'Observation: (the current state, below)'
-        : `Observation:\n${fitText(step.observation.text, options.limits.history, { action: shown[i + 1]?.action })}`;
-    return `### Step ${first + i + 1}\nAction: ${step.action}\n${outcome}\nReward: ${step.reward}`;
+        : `Observation:\n${quoteBlock(fitText(step.observation.text, options.limits.history, { action: shown[i + 1]?.action }))}`;
+    return `### Step ${first + i + 1}\nAction: ${quoteAction(step.action, options.limits)}\n${outcome}\nReward: ${step.reward}`;
   });
   return [heading, ...steps].join('\n');
 }
@@ -218,7 +222,37 @@ export function historySection(history: readonly Step[], options: ResolvedPrompt
 /** The current state; a tree page over `limit` is pruned around the target of `action`. */
 export function stateSection(state: Observation, limit: number, action?: string): string {
   const actions = state.actions ? `\nAdmissible actions: ${actionList(state.actions)}` : '';
-  return `## Current state\n${fitText(state.text, limit, action === undefined ? {} : { action })}${actions}`;
+  return `## Current state\n${quoteBlock(fitText(state.text, limit, action === undefined ? {} : { action }))}${actions}`;
+}
+
+/**
+ * Untrusted text — an env's page, a task instruction from a trainer or a task generator —
+ * written into the prompt so that it cannot open a section of its own: a line of it that starts
+ * like a Markdown heading gets a backslash (`\## Task`, Markdown's escape), so the prompt's own
+ * headings are the only ones. Everything else stays as written: the model must see states in
+ * their real format.
+ */
+export function quoteBlock(text: string): string {
+  return text.replace(/^([ \t]*)#/gm, '$1\\#');
+}
+
+/**
+ * Untrusted text written on one line (an action, an instruction in a header): line breaks and
+ * other control characters escaped as in JSON (`\n`), so it can start no line of the prompt.
+ * Ordinary text is unchanged.
+ */
+export function quoteLine(text: string): string {
+  return text.replace(
+    /[\p{Cc}\u2028\u2029]/gu,
+    (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** An action as the prompt shows it: on one line ({@link quoteLine}), clipped to `limits.action`. */
+function quoteAction(action: string, limits: TextLimits): string {
+  return quoteLine(clip(action, limits.action));
 }
 
 /** Actions as a JSON array, the form the answer uses; past `max`, a count of the rest. */

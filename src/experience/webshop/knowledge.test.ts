@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Observation, Trajectory } from '../../core/types.ts';
 import { type ResultRow, renderResults, renderSearch } from './grammar.ts';
-import { purchaseFeatures, WebShopKnowledge } from './knowledge.ts';
+import { WebShopKnowledge } from './knowledge.ts';
 
 const instruction = 'i want a non gmo granola in honey flavor, and price lower than 30.00 dollars';
 
@@ -53,49 +53,53 @@ describe('WebShopKnowledge.rank: an unseen query', () => {
   });
 });
 
-describe('purchaseFeatures', () => {
-  const vocabulary = {
-    values: new Set(['pack of 1', '4 ounce (pack of 1)', '16 ounce (pack of 1)', 'spicy chipotle']),
-    groups: new Set(['size', 'flavor', 'color']),
-  };
-  const ask =
-    'i want a vegan almond butter in spicy chipotle flavor and in 4 ounce (pack of 1) size, and price lower than 30.00 dollars';
-  const butter = {
-    asin: 'B0AAAAAAAA',
-    title: 'Redfern Vegan Almond Butter',
-    price: '$12.99',
-    options: [
-      { name: 'flavor', values: ['spicy chipotle', 'honey'] },
-      { name: 'size', values: ['4 ounce (pack of 1)', '16 ounce (pack of 1)'] },
-    ],
-  };
-  // [0] wanted words in the known text, [1] in the title, [2] named values selected,
-  // [3] named values not offered, [4] an unnamed value selected, [5] within budget
-  it('names the longest option values the instruction contains, and checks them against the choice', () => {
-    const right = purchaseFeatures(
-      ask,
-      butter,
-      ['spicy chipotle', '4 ounce (pack of 1)'],
-      vocabulary,
-    );
-    expect(right).toEqual([1, 1, 1, 0, 0, 1]);
-    const wrongSize = purchaseFeatures(
-      ask,
-      butter,
-      ['spicy chipotle', '16 ounce (pack of 1)'],
-      vocabulary,
-    );
-    expect(wrongSize[2]).toBe(0.5);
-    expect(wrongSize[4]).toBe(1);
+describe('WebShopKnowledge: what it learns for judging purchases', () => {
+  it('measures how often a composed first page lists what the real one did, per place', () => {
+    const knowledge = WebShopKnowledge.fromTrajectories([
+      searched('granola', [
+        row('B0AAAAAAAA', 'Honey Granola'),
+        row('B0BBBBBBBB', 'Nut Granola'),
+        row('B0EEEEEEEE', 'Oat Clusters'),
+      ]),
+      searched('coffee', [row('B0CCCCCCCC', 'Dark Coffee'), row('B0DDDDDDDD', 'Light Coffee')]),
+      searched('granola bar', [row('B0GGGGGGGG', 'Granola Bar Box')]),
+    ]);
+    // Each query ranked as if never sent: `granola` gives the bar box (listed for `granola bar`),
+    // then the two granolas; `coffee` its two coffees; `granola bar` the box, then the granolas.
+    // One-word queries: place 1 ✗ ✓, place 2 ✓ ✓, place 3 ✓ — as (hits + 1) / (tries + 2).
+    const oneWord = knowledge.listingPrecision('honey');
+    expect(oneWord).toHaveLength(10);
+    expect(oneWord.slice(0, 3)).toEqual([2 / 4, 3 / 4, 2 / 3]);
+    // Two-word queries are judged by `granola bar` alone: place 1 ✓, places 2 and 3 ✗.
+    expect(knowledge.listingPrecision('oat honey').slice(0, 3)).toEqual([2 / 3, 1 / 3, 1 / 3]);
+    // No query of three words or more, and nothing ranked tenth: no evidence, a coin toss.
+    expect(knowledge.listingPrecision('oat honey granola')[0]).toBe(0.5);
+    expect(oneWord[9]).toBe(0.5);
   });
 
-  it('leaves option words and group names out of what the product must be, and sees what it lacks', () => {
-    const plain = { ...butter, title: 'Redfern Almond Butter', options: [] };
-    const [known, title, chosen, unoffered] = purchaseFeatures(ask, plain, [], vocabulary);
-    // wanted: vegan, almond, butter (not spicy, chipotle, ounce, pack, flavor, size)
-    expect(known).toBeCloseTo(2 / 3);
-    expect(title).toBeCloseTo(2 / 3);
-    expect(chosen).toBe(0);
-    expect(unoffered).toBe(1);
+  it('learns filler words (in many instructions, in no product text) and type words', () => {
+    const ask = (n: number) =>
+      `search for a lightweight summer dress number ${n} that costs less than 40.00 dollars`;
+    const episodes = [1, 2, 3].map((n) => ({
+      ...searched('summer dress', [
+        row('B0AAAAAAAA', 'Lightweight Summer Dress'),
+        row('B0BBBBBBBB', 'Floral Summer Dress'),
+        row('B0CCCCCCCC', 'Linen Summer Shirt'),
+      ]),
+      id: `t-${n}`,
+      task: { id: `task-${n}`, env: 'webshop', instruction: ask(n), origin: 'seed' as const },
+    }));
+    const knowledge = WebShopKnowledge.fromTrajectories(episodes);
+    const { filler } = knowledge.vocabulary();
+    // In all three instructions and no title; `number` too. `dress` is in titles, 1–3 in one each.
+    expect([...filler].sort()).toEqual(['costs', 'number', 'search']);
+    // The two dresses and the shirt vote: `summer` and `dress` are in at least half their titles.
+    expect(knowledge.typeWords(ask(1))).toEqual(['summer', 'dress']);
+    expect(knowledge.typeShare(ask(1), 'Kitchora Auto Shut Off Coffee Maker')).toBe(0);
+    expect(knowledge.typeShare(ask(1), 'Linen Summer Shirt')).toBe(0.5);
+    // Nothing known matches: no type words, and no judgement of the kind.
+    const hose = 'i want a garden hose, and price lower than 30.00 dollars';
+    expect(knowledge.typeWords(hose)).toEqual([]);
+    expect(knowledge.typeShare(hose, 'Floral Summer Dress')).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { budgetOf, contentWords, priceIn, words } from '../../core/text.ts';
+import { contentWords } from '../../core/text.ts';
 import { type Trajectory, transitions } from '../../core/types.ts';
 import { RewardModel } from '../reward-model.ts';
 import {
@@ -11,15 +11,28 @@ import {
   type ResultRow,
   searchQuery,
 } from './grammar.ts';
-
-/** What the buffer has shown about one product. */
-export interface ProductFacts extends ItemView {
-  description?: string;
-  features?: string;
-}
+import {
+  type InstructionVocabulary,
+  NO_VOCABULARY,
+  type ProductFacts,
+  purchaseFeatures,
+  readInstruction,
+} from './purchase.ts';
 
 /** Places over which a listing's weight falls to 0: WebShop shows at most 50 results. */
 const LISTED_PLACES = 50;
+
+/**
+ * A word is filler when at least this share of the buffer's instructions (and 3 of them) use it
+ * and no product text shows it: `search`, `budget`, `priced` ask nothing of a product.
+ */
+const FILLER_SHARE = 0.02;
+
+/** Queries are told apart by content words for {@link WebShopKnowledge.listingPrecision}: 1, 2, 3+. */
+const LENGTH_CLASSES = 3;
+
+/** How many of the known products ranked best for an instruction vote on its type words. */
+const TYPE_VOTERS = 10;
 
 interface QueryFacts {
   total: number;
@@ -36,9 +49,9 @@ interface Purchase {
 
 /**
  * Everything real webshop episodes in the replay buffer have shown: the products seen (titles,
- * prices, options, descriptions), the results of the queries sent, and the purchases with their
- * rewards. The LLM-free experience model answers from it; it is built only from buffer
- * transitions, never from the real env's catalog.
+ * prices, options, descriptions), the results of the queries sent, the instructions, and the
+ * purchases with their rewards. The LLM-free experience model answers from it; it is built only
+ * from buffer transitions, never from the real env's catalog.
  */
 export class WebShopKnowledge {
   readonly products = new Map<string, ProductFacts>();
@@ -48,24 +61,32 @@ export class WebShopKnowledge {
   /** Known products by title word, in the order they became known (built on first use). */
   private postings: Map<string, ProductFacts[]> | undefined;
   /**
-   * Per product (by ASIN), the words of the queries whose results listed it, each weighted by its
-   * best place among them (1 for the first result, falling linearly to 0 past the 50th): what
-   * the search engine indexes beyond a title shows up in which queries find a product.
+   * Per product (by ASIN), the queries whose results listed it, each with its best place among
+   * them (0 for the first result): what the search engine indexes beyond a title shows up in
+   * which queries find a product.
    */
-  private readonly listedFor = new Map<string, Map<string, number>>();
+  private readonly listings = new Map<string, Map<string, number>>();
   /** Every option value and group name the buffer's item pages showed (lower-cased). */
-  readonly optionVocabulary: OptionVocabulary = { values: new Set(), groups: new Set() };
+  private readonly optionValues = new Set<string>();
+  private readonly optionGroups = new Set<string>();
+  /** How many of the distinct instructions seen use each content word. */
+  private readonly instructionWords = new Map<string, number>();
+  private readonly instructions = new Set<string>();
   /** Known products by search word (title words and words they were listed for), with weights. */
   private searchPostings: Map<string, Array<[ProductFacts, number]>> | undefined;
   /** Each product's place in the order products became known (with {@link postings}). */
   private readonly order = new Map<ProductFacts, number>();
   /** Rewards of the purchases seen, by {@link purchaseKey}; the first of equal purchases counts. */
   private readonly purchaseRewards = new Map<string, number>();
-  /** Answers of `rank` and `mostSimilar`, and title words, kept until the knowledge changes. */
+  /** Answers kept until the knowledge changes. */
   private readonly memo = {
     rank: new Map<string, ProductFacts[]>(),
     similar: new Map<string, ProductFacts | undefined>(),
     words: new Map<string, Set<string>>(),
+    typeWords: new Map<string, string[]>(),
+    vocabulary: undefined as InstructionVocabulary | undefined,
+    verified: undefined as Map<string, Set<string>> | undefined,
+    listingPrecision: undefined as number[][] | undefined,
   };
 
   static fromTrajectories(trajectories: Iterable<Trajectory>): WebShopKnowledge {
@@ -76,6 +97,7 @@ export class WebShopKnowledge {
 
   /** Learns from one real trajectory. */
   add(trajectory: Trajectory): void {
+    this.addInstruction(trajectory.task.instruction);
     let query: string | undefined;
     let asin: string | undefined;
     let selected: string[] = [];
@@ -117,31 +139,58 @@ export class WebShopKnowledge {
     this.searchPostings = undefined;
     this.memo.rank.clear();
     this.memo.similar.clear();
+    this.memo.typeWords.clear();
+    this.memo.vocabulary = undefined;
+    this.memo.verified = undefined;
+    this.memo.listingPrecision = undefined;
   }
 
   results(query: string): QueryFacts | undefined {
     return this.queries.get(normalizeQuery(query));
   }
 
+  /** True when a real episode opened the product's page: its options are known, not guessed. */
+  opened(asin: string): boolean {
+    const facts = this.products.get(asin);
+    return (
+      facts !== undefined &&
+      (facts.options.length > 0 || facts.description !== undefined || facts.features !== undefined)
+    );
+  }
+
   /**
    * Known products ranked for a query the buffer never saw. Each query word the product's title
    * has scores its idf; each word of a query that listed the product scores its idf times the
-   * place weight (see {@link listedFor}), so a product the engine ranked first for `non gmo
-   * granola` ranks high again for `non gmo granola in honey flavor` though its title lacks `gmo`.
-   * Ties are broken by ASIN.
+   * place weight (1 for the first result, falling linearly to 0 past the 50th), so a product the
+   * engine ranked first for `non gmo granola` ranks high again for `non gmo granola in honey
+   * flavor` though its title lacks `gmo`. `without` ranks as if that query had never been sent
+   * (for {@link listingPrecision}). Ties are broken by ASIN.
    */
-  rank(query: string, limit = 50): ProductFacts[] {
-    const key = `${limit}\u0000${normalizeQuery(query)}`;
+  rank(query: string, limit = 50, without?: string): ProductFacts[] {
+    const key = `${limit}\u0000${without ?? ''}\u0000${normalizeQuery(query)}`;
     const cached = this.memo.rank.get(key);
     if (cached) return cached;
     const postings = this.searchIndex();
     const n = this.products.size;
+    const queryWords = new Set(contentWords(query));
     const scores = new Map<ProductFacts, number>();
-    for (const w of new Set(contentWords(query))) {
+    const idfs = new Map<string, number>();
+    for (const w of queryWords) {
       const having = postings.get(w) ?? [];
       const idf = Math.log(1 + n / Math.max(1, having.length));
+      idfs.set(w, idf);
       for (const [facts, weight] of having) {
         scores.set(facts, (scores.get(facts) ?? 0) + idf * weight);
+      }
+    }
+    if (without !== undefined) {
+      for (const row of [...(this.results(without)?.pages.values() ?? [])].flat()) {
+        const facts = this.products.get(row.asin) as ProductFacts;
+        const weights = this.searchWeights(facts, normalizeQuery(without));
+        let score = 0;
+        for (const [w, idf] of idfs) score += idf * (weights.get(w) ?? 0);
+        if (score > 0) scores.set(facts, score);
+        else scores.delete(facts);
       }
     }
     const ranked = [...scores]
@@ -152,7 +201,39 @@ export class WebShopKnowledge {
     return ranked;
   }
 
-  /** The known product whose title is most like `title` (for options and texts of an unseen one). */
+  /**
+   * For each place on the first page of results composed for `query`, a query the buffer never
+   * saw ({@link rank}'s first ten), how likely the real first page lists that product too,
+   * measured on the buffer's own queries of as many content words (1, 2, or more: one word ties
+   * many titles, which the real engine orders by what the buffer does not show), each ranked as
+   * if it had never been sent: (hits + 1) / (tries + 2), so places with little evidence stay
+   * doubtful. Clicking a product the real page does not list fails there, so a purchase through
+   * such a click is not sure to be possible.
+   */
+  listingPrecision(query: string): number[] {
+    if (!this.memo.listingPrecision) {
+      const count = () => new Array<number>(RESULTS_PER_PAGE).fill(0);
+      const hits = Array.from({ length: LENGTH_CLASSES }, count);
+      const tries = Array.from({ length: LENGTH_CLASSES }, count);
+      for (const [sent, facts] of this.queries) {
+        const first = facts.pages.get(1);
+        if (!first) continue;
+        const listed = new Set(first.map((r) => r.asin));
+        const length = lengthClass(sent);
+        this.rank(sent, RESULTS_PER_PAGE, sent).forEach((p, place) => {
+          (tries[length] as number[])[place] = ((tries[length] as number[])[place] as number) + 1;
+          if (listed.has(p.asin))
+            (hits[length] as number[])[place] = ((hits[length] as number[])[place] as number) + 1;
+        });
+      }
+      this.memo.listingPrecision = hits.map((row, length) =>
+        row.map((h, place) => (h + 1) / (((tries[length] as number[])[place] as number) + 2)),
+      );
+    }
+    return this.memo.listingPrecision[lengthClass(query)] as number[];
+  }
+
+  /** The known product whose title is most like `title` (for texts of an unseen one). */
   mostSimilar(title: string, exclude?: string): ProductFacts | undefined {
     const key = `${exclude ?? ''}\u0000${title}`;
     if (this.memo.similar.has(key)) return this.memo.similar.get(key);
@@ -185,13 +266,70 @@ export class WebShopKnowledge {
     return this.purchaseRewards.get(purchaseKey(instruction, asin, selected));
   }
 
-  /** {@link purchaseFeatures} with the option values and group names the buffer showed. */
+  /**
+   * The option values and group names item pages showed, and the filler words of instructions
+   * (see {@link FILLER_SHARE}).
+   */
+  vocabulary(): InstructionVocabulary {
+    if (!this.memo.vocabulary) {
+      const texts = [...this.products.values()].map(
+        (facts) => `${facts.title} ${facts.description ?? ''} ${facts.features ?? ''}`,
+      );
+      const shown = new Set(contentWords([...texts, ...this.optionValues].join(' ')));
+      const least = Math.max(3, FILLER_SHARE * this.instructions.size);
+      const filler = new Set(
+        [...this.instructionWords]
+          .filter(([w, count]) => count >= least && !shown.has(w))
+          .map(([w]) => w),
+      );
+      this.memo.vocabulary = { values: this.optionValues, groups: this.optionGroups, filler };
+    }
+    return this.memo.vocabulary;
+  }
+
+  /**
+   * The words naming the kind of product an instruction asks for: its wanted words (see
+   * `readInstruction`) that at least half of the {@link TYPE_VOTERS} known products ranked best
+   * for them have in their titles (`office chair` for "an office chair that is padded
+   * armrests"). Empty when nothing known matches.
+   */
+  typeWords(instruction: string): string[] {
+    let found = this.memo.typeWords.get(instruction);
+    if (!found) {
+      const { wanted } = readInstruction(instruction, this.vocabulary());
+      const voters = this.rank(wanted.join(' '), TYPE_VOTERS).map((p) => this.titleWords(p.title));
+      found =
+        voters.length === 0
+          ? []
+          : [...new Set(wanted)].filter(
+              (w) => voters.filter((title) => title.has(w)).length >= voters.length / 2,
+            );
+      this.memo.typeWords.set(instruction, found);
+    }
+    return found;
+  }
+
+  /** Share of the instruction's {@link typeWords} that `title` has; undefined when none known. */
+  typeShare(instruction: string, title: string): number | undefined {
+    const type = this.typeWords(instruction);
+    if (type.length === 0) return undefined;
+    const has = this.titleWords(title);
+    return type.filter((w) => has.has(w)).length / type.length;
+  }
+
+  /** {@link purchaseFeatures} with what the buffer taught: its vocabulary and verified words. */
   purchaseFeatures(
     instruction: string,
     facts: ProductFacts,
     selected: readonly string[],
   ): number[] {
-    return purchaseFeatures(instruction, facts, selected, this.optionVocabulary);
+    return purchaseFeatures(
+      instruction,
+      facts,
+      selected,
+      this.vocabulary(),
+      this.verifiedWords().get(facts.asin),
+    );
   }
 
   /** The reward model, fit on the purchases seen (refit after new data). */
@@ -216,25 +354,48 @@ export class WebShopKnowledge {
     return this.rewardModel;
   }
 
+  /**
+   * Per product, the wanted words of instructions a real purchase of it fully satisfied (reward
+   * 1): it has those attributes, whether or not its pages showed them.
+   */
+  private verifiedWords(): Map<string, Set<string>> {
+    if (!this.memo.verified) {
+      const verified = new Map<string, Set<string>>();
+      for (const p of this.purchases) {
+        if (p.reward < 1) continue;
+        const words = verified.get(p.asin) ?? new Set<string>();
+        for (const w of readInstruction(p.instruction, this.vocabulary()).wanted) words.add(w);
+        verified.set(p.asin, words);
+      }
+      this.memo.verified = verified;
+    }
+    return this.memo.verified;
+  }
+
+  private addInstruction(instruction: string): void {
+    if (this.instructions.has(instruction)) return;
+    this.instructions.add(instruction);
+    for (const w of new Set(readInstruction(instruction, NO_VOCABULARY).wanted))
+      this.instructionWords.set(w, (this.instructionWords.get(w) ?? 0) + 1);
+  }
+
   private addResults(query: string, page: Extract<Page, { kind: 'results' }>): void {
     const facts = this.queries.get(query) ?? { total: page.total, pages: new Map() };
     facts.pages.set(page.page, page.rows);
     this.queries.set(query, facts);
-    const queryWords = new Set(contentWords(query));
     page.rows.forEach((row, i) => {
       if (!this.products.has(row.asin)) this.products.set(row.asin, { ...row, options: [] });
       const place = (page.page - 1) * RESULTS_PER_PAGE + i;
-      const weight = Math.max(0, 1 - place / LISTED_PLACES);
-      const listed = this.listedFor.get(row.asin) ?? new Map<string, number>();
-      this.listedFor.set(row.asin, listed);
-      for (const w of queryWords) listed.set(w, Math.max(listed.get(w) ?? 0, weight));
+      const listed = this.listings.get(row.asin) ?? new Map<string, number>();
+      this.listings.set(row.asin, listed);
+      listed.set(query, Math.min(listed.get(query) ?? place, place));
     });
   }
 
   private addItem(asin: string, item: Omit<ItemView, 'asin'>): void {
     for (const group of item.options) {
-      this.optionVocabulary.groups.add(group.name.toLowerCase());
-      for (const value of group.values) this.optionVocabulary.values.add(value.toLowerCase());
+      this.optionGroups.add(group.name.toLowerCase());
+      for (const value of group.values) this.optionValues.add(value.toLowerCase());
     }
     const facts = this.products.get(asin);
     this.products.set(asin, {
@@ -255,17 +416,29 @@ export class WebShopKnowledge {
     return words;
   }
 
-  /** Products by search word with its weight: 1 for a title word, plus what it was listed for. */
+  /**
+   * A product's search words with their weights: 1 for a title word, plus, for each word of a
+   * query that listed it (but `without`), its best place weight.
+   */
+  private searchWeights(facts: ProductFacts, without?: string): Map<string, number> {
+    const listed = new Map<string, number>();
+    for (const [query, place] of this.listings.get(facts.asin) ?? []) {
+      if (query === without) continue;
+      const weight = Math.max(0, 1 - place / LISTED_PLACES);
+      for (const w of contentWords(query)) listed.set(w, Math.max(listed.get(w) ?? 0, weight));
+    }
+    const weights = new Map<string, number>();
+    for (const w of this.titleWords(facts.title)) weights.set(w, 1);
+    for (const [w, weight] of listed) weights.set(w, (weights.get(w) ?? 0) + weight);
+    return weights;
+  }
+
+  /** Products by search word with its weight (see {@link searchWeights}). */
   private searchIndex(): Map<string, Array<[ProductFacts, number]>> {
     if (!this.searchPostings) {
       this.searchPostings = new Map();
       for (const facts of this.products.values()) {
-        const weights = new Map<string, number>();
-        for (const w of this.titleWords(facts.title)) weights.set(w, 1);
-        for (const [w, weight] of this.listedFor.get(facts.asin) ?? []) {
-          weights.set(w, (weights.get(w) ?? 0) + weight);
-        }
-        for (const [w, weight] of weights) {
+        for (const [w, weight] of this.searchWeights(facts)) {
           const having = this.searchPostings.get(w);
           if (having) having.push([facts, weight]);
           else this.searchPostings.set(w, [[facts, weight]]);
@@ -293,66 +466,11 @@ export class WebShopKnowledge {
   }
 }
 
-/** Option values and group names seen on item pages: what an instruction may ask to choose. */
-export interface OptionVocabulary {
-  values: Set<string>;
-  groups: Set<string>;
-}
-
-/**
- * Features of a purchase for the reward model. The option values the instruction names are the
- * known values (any product's, and this one's) it contains as whole phrases, the longest where
- * they overlap (`4 ounce (pack of 1)`, not `pack of 1`). The rest of its words, less option group
- * names and the budget, stand for what the product must be and have. Features:
- * - the share of those words the product's known text (title, description, features) shows;
- * - the share its title shows;
- * - the share of named option values selected (1 when it names none);
- * - the share of named option values this product does not offer;
- * - whether a selected value is one the instruction does not name;
- * - whether the price is within the budget.
- */
-export function purchaseFeatures(
-  instruction: string,
-  facts: ProductFacts,
-  selected: readonly string[],
-  vocabulary: OptionVocabulary = { values: new Set(), groups: new Set() },
-): number[] {
-  const budget = budgetOf(instruction);
-  const sentence = ` ${words(instruction.replace(/\d+(\.\d+)?\s*dollars?/gi, '')).join(' ')} `;
-  const offered = new Set(facts.options.flatMap((g) => g.values.map((v) => v.toLowerCase())));
-  const phrase = (value: string) => ` ${words(value).join(' ')} `;
-  const candidates = [...new Set([...vocabulary.values, ...offered])].filter(
-    (value) => phrase(value).trim() !== '' && sentence.includes(phrase(value)),
-  );
-  const named = candidates.filter(
-    (value) =>
-      !candidates.some((other) => other !== value && phrase(other).includes(phrase(value))),
-  );
-  const optionWords = new Set(named.flatMap((value) => words(value)));
-  const wanted = contentWords(sentence).filter(
-    (w) => !optionWords.has(w) && !vocabulary.groups.has(w),
-  );
-  const text = new Set(
-    contentWords(`${facts.title} ${facts.description ?? ''} ${facts.features ?? ''}`),
-  );
-  const title = new Set(contentWords(facts.title));
-  const chosen = new Set(selected.map((v) => phrase(v)));
-  const share = (count: number, of: number, none: number) => (of > 0 ? count / of : none);
-  const price = priceIn(facts.price);
-  return [
-    share(wanted.filter((w) => text.has(w)).length, wanted.length, 0),
-    share(wanted.filter((w) => title.has(w)).length, wanted.length, 0),
-    share(named.filter((v) => chosen.has(phrase(v))).length, named.length, 1),
-    share(named.filter((v) => !offered.has(v)).length, named.length, 0),
-    selected.some((v) => !sentence.includes(phrase(v))) ? 1 : 0,
-    budget !== undefined && price !== undefined && price <= budget ? 1 : 0,
-  ];
-}
-
 function purchaseKey(instruction: string, asin: string, selected: readonly string[]): string {
   return `${instruction}\u0000${asin}\u0000${[...selected].sort().join('\u0000')}`;
 }
 
+/** A query as the knowledge keys it: lower-cased, single-spaced, trimmed. */
 export function normalizeQuery(query: string): string {
   return query.toLowerCase().replace(/\s+/g, ' ').trim();
 }
@@ -360,4 +478,9 @@ export function normalizeQuery(query: string): string {
 /** True when `value` and `clicked` belong to the same option group of `item`. */
 function sameGroup(item: Omit<ItemView, 'asin'>, value: string, clicked: string): boolean {
   return item.options.some((g) => g.values.includes(value) && g.values.includes(clicked));
+}
+
+/** A query's class for {@link LENGTH_CLASSES}: 0 for one content word (or none), 1 for two, 2 above. */
+function lengthClass(query: string): number {
+  return Math.max(0, Math.min(LENGTH_CLASSES, contentWords(query).length) - 1);
 }

@@ -1,4 +1,4 @@
-import { Rng } from '../../core/rng.ts';
+import { budgetOf, priceIn } from '../../core/text.ts';
 import type { Observation, Step, Task } from '../../core/types.ts';
 import type {
   ExperienceModel,
@@ -19,15 +19,26 @@ import {
   renderSearch,
   searchQuery,
 } from './grammar.ts';
-import { normalizeQuery, type ProductFacts, type WebShopKnowledge } from './knowledge.ts';
+import { normalizeQuery, type WebShopKnowledge } from './knowledge.ts';
+import { judgePurchase, type ProductFacts } from './purchase.ts';
+
+/**
+ * A purchase pays in full only when every product click on its way was this sure to be possible
+ * in the real env (see `WebShopKnowledge.listingPrecision`); below, it pays its reward times that
+ * chance, under 1.
+ */
+const SURE_LISTING = 0.9;
 
 /**
  * The LLM-free experience model for webshop-like envs. It knows the public page grammar and what
  * the replay buffer's real episodes showed (queries and their results, products, purchases and
  * rewards); it predicts a step by (1) replaying what the buffer saw for the same query or product,
  * (2) composing a page of known products for anything new, and (3) staying consistent within the
- * episode: a page shown before is shown again the same way. Purchases are scored by a reward model
- * fit on the buffer's real purchases. Deterministic; explains each prediction in `reasoning`.
+ * episode: a page shown before is shown again the same way. It offers nothing it has not seen (an
+ * item never opened shows no options). Purchases are scored by rules that pay a full success only
+ * for what the buffer shows to be one, and a reward model fit on the buffer's real purchases
+ * otherwise (see `judgePurchase`), discounted where the way to the product may not exist in the
+ * real env. Deterministic; explains each prediction in `reasoning`.
  */
 export class WebShopExperienceModel implements ExperienceModel {
   readonly id = 'llm-free/webshop';
@@ -173,13 +184,17 @@ export class WebShopExperienceModel implements ExperienceModel {
     };
   }
 
-  /** The item page of a result row: as seen in this episode or the buffer, else composed. */
+  /**
+   * The item page of a result row: as seen in the buffer or earlier in this episode, else composed
+   * from the row with no options: another product's options would offer choices the real page
+   * may not have, and a purchase through them could not be made there.
+   */
   private itemFor(
     row: ResultRow,
     history: readonly Step[],
   ): [string, Omit<Observation, 'instruction'>] {
     const facts = this.knowledge.products.get(row.asin);
-    if (facts && facts.options !== undefined && hasItemPage(facts)) {
+    if (facts && this.knowledge.opened(row.asin)) {
       return [`item ${row.asin} as real episodes showed it.`, renderItem(facts)];
     }
     const earlier = history
@@ -190,15 +205,9 @@ export class WebShopExperienceModel implements ExperienceModel {
         `item ${row.asin} as shown earlier in this episode.`,
         renderItem({ ...earlier.item }),
       ];
-    const similar = this.knowledge.mostSimilar(row.title, row.asin);
-    const item: Omit<ItemView, 'asin'> = {
-      title: row.title,
-      price: row.price,
-      options: similar?.options ?? [],
-    };
     return [
-      `item ${row.asin} was never opened in the buffer; its options follow the most similar known product ${similar?.asin ?? '(none)'}.`,
-      renderItem(item),
+      `item ${row.asin} was never opened in the buffer; its options are unknown, so none are offered.`,
+      renderItem({ title: row.title, price: row.price, options: [] }),
     ];
   }
 
@@ -216,29 +225,58 @@ export class WebShopExperienceModel implements ExperienceModel {
       options: item.options,
     };
     const selected = selectedOptions(history);
-    const model = this.knowledge.rewards();
-    const seen = this.knowledge.seenReward(task.instruction, asin, selected);
-    // One draw per purchase (task, product, options), so the same purchase always ends alike.
-    const draw = new Rng(`${task.id}|${asin}|${selected.join('|')}`).float();
+    const verdict = judgePurchase({
+      features: this.knowledge.purchaseFeatures(task.instruction, facts, selected),
+      price: priceIn(item.price),
+      budget: budgetOf(task.instruction),
+      typeShare: this.knowledge.typeShare(task.instruction, item.title),
+      seen: this.knowledge.seenReward(task.instruction, asin, selected),
+      model: this.knowledge.rewards(),
+    });
+    const listing = this.listingChance(history);
     const reward =
-      seen ?? model.draw(this.knowledge.purchaseFeatures(task.instruction, facts, selected), draw);
-    const why =
-      seen !== undefined
-        ? 'a real episode made this very purchase'
-        : `the reward model fit on ${model.samples} real purchases`;
+      listing.chance >= SURE_LISTING
+        ? verdict.reward
+        : Math.min(0.99, listing.chance * verdict.reward);
     return {
-      reasoning: `Buy Now ends the episode; ${why} scores it ${reward.toFixed(3)} (selected: ${selected.join(', ') || 'no options'}).`,
+      reasoning: `Buy Now ends the episode; ${verdict.why}: ${verdict.reward.toFixed(3)}; ${listing.why}: ${reward.toFixed(3)} (selected: ${selected.join(', ') || 'no options'}).`,
       nextState: { ...renderDone(reward), instruction: task.instruction },
       reward,
       terminated: true,
     };
   }
-}
 
-function hasItemPage(facts: ProductFacts): boolean {
-  return (
-    facts.options.length > 0 || facts.description !== undefined || facts.features !== undefined
-  );
+  /**
+   * How likely every product click since the episode's last search is to be possible in the real
+   * env: 1 on a results page a real episode showed, the measured chance of its place on a first
+   * page composed for an unseen query, and the least of those chances on any other composed page.
+   * Moves before the last search do not matter: `Back to Search` leads both envs to the same page.
+   */
+  private listingChance(history: readonly Step[]): { chance: number; why: string } {
+    let chance = 1;
+    let query: string | undefined;
+    for (let i = history.length - 1; i >= 0 && query === undefined; i--) {
+      const step = history[i] as Step;
+      query = searchQuery(step.action);
+      const label = clickLabel(step.action);
+      if (query !== undefined || !label || !isAsin(label) || i === 0) continue;
+      const page = parsePage((history[i - 1] as Step).observation.text);
+      if (page.kind !== 'results') continue;
+      const q = lastQuery(history.slice(0, i)) ?? '';
+      const shown = this.knowledge.results(q)?.pages.get(page.page);
+      if (shown?.some((r) => r.asin === label)) continue;
+      const place = page.rows.findIndex((r) => r.asin === label);
+      const precision = this.knowledge.listingPrecision(q);
+      chance *=
+        page.page === 1 && place >= 0 ? (precision[place] as number) : Math.min(...precision);
+    }
+    return chance === 1
+      ? { chance, why: 'every product clicked was listed on a results page a real episode showed' }
+      : {
+          chance,
+          why: `a product was clicked on a results page composed for a query no real episode sent, listed there for real with chance ${chance.toFixed(2)}`,
+        };
+  }
 }
 
 /** The query of the episode's last search. */

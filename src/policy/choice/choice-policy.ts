@@ -2,8 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.ts';
 import { type Tensor1D, type Tensor2D, tf, type Variable } from '../../core/tf.ts';
-import { isActionTemplate, type Observation } from '../../core/types.ts';
-import { fillTemplate } from '../../envs/actions.ts';
+import type { Observation } from '../../core/types.ts';
 import type {
   DecisionEvaluation,
   PolicyAction,
@@ -11,51 +10,59 @@ import type {
   RecordedDecision,
   TrainablePolicy,
 } from '../policy.ts';
-import { isWebObservation, webCandidates } from '../web/web-candidates.ts';
-import {
-  actionFeatureSize,
-  actionFeatures,
-  DEFAULT_FEATURE_SIZES,
-  type Decision,
-  decisionView,
-  type FeatureSizes,
-  stateFeatureSize,
-  stateFeatures,
-} from './features.ts';
+import { choiceFeatures, defaultFeatureSizes, usesPageFeatures } from './families.ts';
+import type { ChoiceFeatures, Decision } from './feature-set.ts';
+import type { FeatureSizes } from './features.ts';
 import { ChoiceNetwork, type NetworkWeights } from './network.ts';
-import { proposeQueries } from './query-proposer.ts';
 
-/** The choice policy's seed, hidden size, feature sizes, sampling temperature and query proposals. */
+/**
+ * The choice policy's env family, seed, hidden size, feature sizes, sampling temperature and
+ * template fills.
+ */
 export interface ChoicePolicyOptions {
+  /**
+   * The env family it acts in (`webshop`, `web:forum`, `support-desk`, …): shops, households and
+   * web pages get the page features, any other family the generic ones (see `choiceFeatures`).
+   * Default: none, which gets the page features.
+   */
+  family?: string;
   /** Seeds the initial weights. */
   seed?: number;
   /** Hidden units of each MLP. Default 64. */
   hidden?: number;
+  /** Hash buckets. Default: the feature set's (page 128/64, generic 256/128). */
   features?: FeatureSizes;
   /** Softmax temperature when sampling; 0 picks the best-scored action (evaluation). Default 1. */
   temperature?: number;
-  /** Candidate queries proposed for a free-text template. Default 5. */
+  /** Page features: candidate queries proposed for a free-text template. Default 5. */
   queries?: number;
+  /** Generic features: values proposed for each `<placeholder>` template. Default 30. */
+  slotValues?: number;
 }
+
+/** The options a policy is saved with (all but the temperature, which is the caller's). */
+type SavedOptions = Required<Omit<ChoicePolicyOptions, 'temperature' | 'family'>> &
+  Pick<ChoicePolicyOptions, 'family'>;
 
 interface SavedPolicy {
   kind: 'choice-policy';
   version: 4;
-  options: Required<Omit<ChoicePolicyOptions, 'temperature'>>;
+  options: SavedOptions;
   weights: NetworkWeights;
 }
 
 /**
  * A trainable policy for text envs that list their admissible actions: it scores every candidate
- * action from features of (instruction, page, action) with a small MLP, samples from the softmax,
- * and has a value head for PPO. Free-text templates (`search[<query>]`) are expanded into a few
- * candidate queries built from the instruction, so learning which query to send is a choice too.
- * Runs on CPU (TensorFlow.js, wasm backend).
+ * action from features of (instruction, observation, action, episode) with a small MLP, samples
+ * from the softmax, and has a value head for PPO. Templates (`search[<query>]`,
+ * `answer[<text>]`) are filled with values the feature set proposes, so choosing what to send is
+ * a choice too. Runs on CPU (TensorFlow.js, wasm backend).
  */
 export class ChoicePolicy implements TrainablePolicy {
   readonly id: string;
   temperature: number;
-  private readonly options: Required<Omit<ChoicePolicyOptions, 'temperature'>>;
+  private readonly options: SavedOptions;
+  private readonly featureSet: ChoiceFeatures;
   private readonly network: ChoiceNetwork;
   private readonly cache = new WeakMap<RecordedDecision, FeaturizedDecision>();
   /**
@@ -73,37 +80,41 @@ export class ChoicePolicy implements TrainablePolicy {
 
   constructor(options: ChoicePolicyOptions = {}) {
     this.options = {
+      ...(options.family !== undefined && { family: options.family }),
       seed: options.seed ?? 0,
       hidden: options.hidden ?? 64,
-      features: options.features ?? DEFAULT_FEATURE_SIZES,
+      features: options.features ?? defaultFeatureSizes(options.family),
       queries: options.queries ?? 5,
+      slotValues: options.slotValues ?? 30,
     };
     this.temperature = options.temperature ?? 1;
-    this.id = `choice(h=${this.options.hidden},seed=${this.options.seed})`;
+    this.featureSet = choiceFeatures(options.family, {
+      sizes: this.options.features,
+      queries: this.options.queries,
+      slotValues: this.options.slotValues,
+    });
+    // Page-feature policies keep the id their trajectories were recorded with.
+    const family = usesPageFeatures(options.family) ? '' : `${options.family},`;
+    this.id = `choice(${family}h=${this.options.hidden},seed=${this.options.seed})`;
     this.network = new ChoiceNetwork(
-      actionFeatureSize(this.options.features),
-      stateFeatureSize(this.options.features),
+      this.featureSet.actionSize,
+      this.featureSet.stateSize,
       this.options.hidden,
       this.options.seed,
     );
   }
 
-  /** The concrete actions the policy chooses among in a state. */
-  candidates(observation: Observation): string[] {
-    const actions = observation.actions ?? [];
-    if (actions.length === 0) {
+  /**
+   * The concrete actions the policy chooses among in a state; `observations` are the episode's
+   * replies so far (values they show can fill templates).
+   */
+  candidates(observation: Observation, observations: readonly Observation[] = []): string[] {
+    if ((observation.actions ?? []).length === 0) {
       throw new ConfigError(
         'ChoicePolicy needs an env that lists admissible actions (observation.actions).',
       );
     }
-    if (isWebObservation(observation)) return webCandidates(observation).map((c) => c.action);
-    return actions.flatMap((a) =>
-      isActionTemplate(a)
-        ? proposeQueries(observation.instruction, this.options.queries).map((q) =>
-            fillTemplate(a, q),
-          )
-        : [a],
-    );
+    return this.featureSet.candidates({ observation, history: [], observations });
   }
 
   async act(observation: Observation, context: PolicyContext): Promise<PolicyAction> {
@@ -112,7 +123,7 @@ export class ChoicePolicy implements TrainablePolicy {
       history: context.history.map((s) => s.action),
       observations: context.history.map((s) => s.observation),
     };
-    const candidates = this.candidates(observation);
+    const candidates = this.candidates(observation, decision.observations);
     const features = this.features(decision, candidates);
     this.acted.set(observation, { history: decision.history, candidates, features });
     const [logits, value] = tf.tidy(() => {
@@ -234,7 +245,7 @@ export class ChoicePolicy implements TrainablePolicy {
       this.cache.set(d, out);
       return out;
     }
-    const own = this.candidates(d.observation);
+    const own = this.candidates(d.observation, d.observations);
     const candidates = own.some((a) => a === d.action) ? own : [...own, d.action];
     const decision: Decision = {
       observation: d.observation,
@@ -254,18 +265,7 @@ export class ChoicePolicy implements TrainablePolicy {
     decision: Decision,
     candidates: readonly string[],
   ): Omit<FeaturizedDecision, 'chosen'> {
-    const { features } = this.options;
-    const a = actionFeatureSize(features);
-    const view = decisionView(decision, candidates);
-    const actions = new Float32Array(candidates.length * a);
-    candidates.forEach((candidate, i) => {
-      actions.set(actionFeatures(decision, candidate, features, view), i * a);
-    });
-    return {
-      candidates: candidates.length,
-      actions,
-      state: stateFeatures(decision, features, view),
-    };
+    return { candidates: candidates.length, ...this.featureSet.featurize(decision, candidates) };
   }
 
   /**
@@ -277,9 +277,8 @@ export class ChoicePolicy implements TrainablePolicy {
     groups: ReadonlyArray<Omit<FeaturizedDecision, 'chosen'>>,
     width?: number,
   ): [Tensor2D, Tensor2D, Tensor2D] {
-    const { features } = this.options;
-    const a = actionFeatureSize(features);
-    const s = stateFeatureSize(features);
+    const a = this.featureSet.actionSize;
+    const s = this.featureSet.stateSize;
     const rows = width ? groups.length * width : groups.reduce((n, g) => n + g.candidates, 0);
     const actions = new Float32Array(rows * a);
     const states = new Float32Array(rows * s);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Decision } from './feature-set.ts';
 import {
   ACTION_SCALARS,
   actionFeatures,
   DEFAULT_FEATURE_SIZES,
-  type Decision,
   decisionView,
   stateFeatures,
 } from './features.ts';
@@ -155,5 +155,36 @@ describe('choice features: household memory', () => {
   it('has as many scalars as it declares', () => {
     const f = actionFeatures(item([]), 'click[white]', sizes);
     expect(f.length).toBe(sizes.actionBuckets + ACTION_SCALARS);
+  });
+});
+
+describe('page features: the numbers the demo tables were measured with', () => {
+  it('stay the same to the bit on a shop page and a household reply', () => {
+    const household: Decision = {
+      history: ['go to fridge 1', 'open fridge 1'],
+      observations: [
+        'You arrive at fridge 1. The fridge 1 is closed.',
+        'You open the fridge 1. The fridge 1 is open. In it, you see a egg 2, and a apple 1.',
+      ].map((text) => ({ text, instruction: 'heat some egg and put it in garbagecan.' })),
+      observation: {
+        text: 'You open the fridge 1. The fridge 1 is open. In it, you see a egg 2, and a apple 1.',
+        instruction: 'heat some egg and put it in garbagecan.',
+        actions: ['take egg 2 from fridge 1', 'go to microwave 1', 'close fridge 1'],
+      },
+    };
+    let checksum = 0x811c9dc5;
+    for (const d of [item(['click[white]']), household]) {
+      const actions = d.observation.actions ?? [];
+      const view = decisionView(d, actions);
+      const vectors = [
+        ...actions.map((a) => actionFeatures(d, a, sizes, view)),
+        stateFeatures(d, sizes, view),
+      ];
+      for (const v of vectors)
+        for (const byte of new Uint8Array(v.buffer))
+          checksum = Math.imul(checksum ^ byte, 0x01000193);
+    }
+    // Measured with the features before they moved behind the family interface.
+    expect((checksum >>> 0).toString(16)).toBe('f7a87811');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { actionFeatures, DEFAULT_FEATURE_SIZES, type Decision, decisionView } from './features.ts';
+import type { Decision } from './feature-set.ts';
+import { actionFeatures, DEFAULT_FEATURE_SIZES, decisionView } from './features.ts';
 import { itemEvidence, openedItem } from './item-evidence.ts';
 
 const page = (text: string, actions: string[] = []) => ({ text, instruction: '', actions });

@@ -11,7 +11,7 @@ import { type WebArenaConfig, WebArenaConfigSchema } from '../webarena/config.ts
 import { type ServedApp, serveApp } from '../webarena/testing/serve-app.ts';
 import { accountsFromEnv, type LoginHook, webarenaLoginHooks } from './logins.ts';
 import { readStorageState } from './storage-state.ts';
-import { parseSiteFlags, sitesFromEnv, UrlSites } from './url-sites.ts';
+import { parseSiteFlags, sitesFromEnv, siteVariable, UrlSites } from './url-sites.ts';
 
 /**
  * Login forms shaped like those WebArena's auto-login fills (labels, placeholders, test ids), one
@@ -105,13 +105,39 @@ describe('site URLs', () => {
     });
   });
 
-  it('refuses a malformed pair, an unknown site and a non-http URL, saying what to write', () => {
+  it("takes any site a config names; a site of the config's own has a variable of its own", () => {
+    expect(parseSiteFlags(['registry=http://h:5000/', 'my-docs=https://docs.h'])).toEqual({
+      registry: 'http://h:5000',
+      'my-docs': 'https://docs.h',
+    });
+    expect(siteVariable('reddit')).toBe('REDDIT');
+    expect(siteVariable('shopping_admin')).toBe('SHOPPING_ADMIN');
+    expect(siteVariable('registry')).toBe('DREAMGYM_SITE_REGISTRY');
+    expect(siteVariable('path')).toBe('DREAMGYM_SITE_PATH');
+    expect(siteVariable('my-docs')).toBe('DREAMGYM_SITE_MY_DOCS');
+    const env = {
+      DREAMGYM_SITE_REGISTRY: 'http://h:5000',
+      REGISTRY: 'http://other',
+      REDDIT: 'http://r',
+    };
+    // Only the sites asked for besides WebArena's, and only through their own variables.
+    expect(sitesFromEnv(env, ['registry'])).toEqual({
+      registry: 'http://h:5000',
+      reddit: 'http://r',
+    });
+    expect(sitesFromEnv(env)).toEqual({ reddit: 'http://r' });
+  });
+
+  it('refuses a malformed pair, a name that is no site name and a non-http URL, saying what to write', () => {
     expect(() => parseSiteFlags(['reddit'])).toThrow(/is not NAME=URL; write e.g. --site reddit=/);
-    expect(() => parseSiteFlags(['forum=http://h'])).toThrow(
-      /unknown site "forum".*WebArena's sites are shopping/,
+    expect(() => parseSiteFlags(['my site=http://h'])).toThrow(
+      /"my site" in --site my site=http:\/\/h is not a site name; .*letters, digits, _ and -/,
     );
     expect(() => parseSiteFlags(['map=localhost:3000'])).toThrow(ConfigError);
     expect(() => sitesFromEnv({ REDDIT: 'ftp://h' })).toThrow(/\$REDDIT/);
+    expect(() => sitesFromEnv({ DREAMGYM_SITE_REGISTRY: 'h:1' }, ['registry'])).toThrow(
+      /\$DREAMGYM_SITE_REGISTRY/,
+    );
   });
 
   it('opens a session with the task sites, and refuses a site with no URL', async () => {

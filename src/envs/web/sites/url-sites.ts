@@ -10,10 +10,24 @@ import { readStorageState, type StorageState } from './storage-state.ts';
 /** WebArena's site names (`sites` in configs), each also the lower case of its env variable. */
 export const WEBARENA_SITES = Object.keys(SITE_PLACEHOLDERS);
 
+/** What a site name may hold: it becomes part of an env variable and of a placeholder. */
+const SITE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+/**
+ * The env variable that holds `site`'s base URL: WebArena's own for its seven sites (`REDDIT`,
+ * `SHOPPING_ADMIN`, …), `DREAMGYM_SITE_<NAME>` for a site a config names itself (`registry` →
+ * `DREAMGYM_SITE_REGISTRY`; a dash becomes `_`), so a site called `path` never touches `PATH`.
+ * `--site NAME=URL` sets it.
+ */
+export function siteVariable(site: string): string {
+  const upper = site.toUpperCase();
+  return WEBARENA_SITES.includes(site) ? upper : `DREAMGYM_SITE_${upper.replaceAll('-', '_')}`;
+}
+
 function checkedUrl(site: string, url: string, from: string): string {
-  if (!WEBARENA_SITES.includes(site)) {
+  if (!SITE_NAME.test(site)) {
     throw new ConfigError(
-      `unknown site "${site}" in ${from}; WebArena's sites are ${WEBARENA_SITES.join(', ')}.`,
+      `"${site}" in ${from} is not a site name; write the name a config's "sites" uses (letters, digits, _ and -), e.g. --site registry=http://HOST:PORT.`,
     );
   }
   let parsed: URL | undefined;
@@ -32,7 +46,8 @@ function checkedUrl(site: string, url: string, from: string): string {
 
 /**
  * Site URLs from `NAME=URL` pairs, as the CLI's repeated `--site` flag gives them
- * (e.g. `reddit=http://localhost:9999`).
+ * (e.g. `reddit=http://localhost:9999`). NAME is any site a config names: one of WebArena's seven
+ * or a site of the user's own (`registry=http://localhost:5000`).
  */
 export function parseSiteFlags(pairs: readonly string[]): Record<string, string> {
   const urls: Record<string, string> = {};
@@ -50,14 +65,20 @@ export function parseSiteFlags(pairs: readonly string[]): Record<string, string>
 }
 
 /**
- * Site URLs from WebArena's own env variables (`SHOPPING`, `SHOPPING_ADMIN`, `REDDIT`, `GITLAB`,
- * `MAP`, `WIKIPEDIA`, `HOMEPAGE`), those that are set.
+ * Site URLs from their env variables ({@link siteVariable}), those that are set: WebArena's own
+ * (`SHOPPING`, `SHOPPING_ADMIN`, `REDDIT`, `GITLAB`, `MAP`, `WIKIPEDIA`, `HOMEPAGE`) and, for
+ * the other names in `sites` (a config's own sites), `DREAMGYM_SITE_<NAME>`.
  */
-export function sitesFromEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function sitesFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  sites: readonly string[] = [],
+): Record<string, string> {
   const urls: Record<string, string> = {};
-  for (const site of WEBARENA_SITES) {
-    const value = env[site.toUpperCase()];
-    if (value) urls[site] = checkedUrl(site, value, `$${site.toUpperCase()}`);
+  for (const site of new Set([...WEBARENA_SITES, ...sites])) {
+    if (!SITE_NAME.test(site)) continue;
+    const variable = siteVariable(site);
+    const value = env[variable];
+    if (value) urls[site] = checkedUrl(site, value, `$${variable}`);
   }
   return urls;
 }
@@ -105,9 +126,10 @@ export class UrlSites implements SiteProvider {
     for (const site of config.sites) {
       const url = this.urls[site];
       if (url === undefined) {
+        const own = WEBARENA_SITES.includes(site) ? " (WebArena's variable)" : '';
         throw new TaskError(
           `task ${config.task_id} needs the site "${site}" but no URL was given for it; pass ` +
-            `--site ${site}=http://HOST:PORT or set ${site.toUpperCase()}=http://HOST:PORT (WebArena's variable).`,
+            `--site ${site}=http://HOST:PORT or set ${siteVariable(site)}=http://HOST:PORT${own}.`,
         );
       }
       urls[site] = url;

@@ -6,8 +6,9 @@ import { z } from 'zod';
  * Fields we do not use are kept (`passthrough`) so a config round-trips unchanged.
  *
  * Site placeholders (`__SHOPPING__`, `__SHOPPING_ADMIN__`, `__REDDIT__`, `__GITLAB__`, `__MAP__`,
- * `__WIKIPEDIA__`, `__HOMEPAGE__`) stand for the sites' base URLs in `start_url`, `reference_url`
- * and `program_html[].url`; they are substituted per episode.
+ * `__WIKIPEDIA__`, `__HOMEPAGE__`, and `__NAME__` for a site of a config's own) stand for the
+ * sites' base URLs in `start_url`, `reference_url` and `program_html[].url`; they are substituted
+ * per episode.
  */
 
 /** `required_contents` of a program_html check: what the located text must contain or equal. */
@@ -94,7 +95,10 @@ export type ReferenceAnswers = z.infer<typeof ReferenceAnswersSchema>;
 export type EvalConfig = z.infer<typeof EvalConfigSchema>;
 export type WebArenaConfig = z.infer<typeof WebArenaConfigSchema>;
 
-/** WebArena's site names and the placeholders that stand for their URLs in configs. */
+/**
+ * WebArena's site names and the placeholders that stand for their URLs in configs. A config may
+ * name sites of its own too (`"sites": ["registry"]`); see {@link sitePlaceholder}.
+ */
 export const SITE_PLACEHOLDERS: Record<string, string> = {
   shopping: '__SHOPPING__',
   shopping_admin: '__SHOPPING_ADMIN__',
@@ -104,6 +108,15 @@ export const SITE_PLACEHOLDERS: Record<string, string> = {
   wikipedia: '__WIKIPEDIA__',
   homepage: '__HOMEPAGE__',
 };
+
+/**
+ * The placeholder that stands for `site`'s base URL in configs: WebArena's own for its seven
+ * sites, and for any other site the same pattern, its name in upper case between double
+ * underscores (`registry` → `__REGISTRY__`).
+ */
+export function sitePlaceholder(site: string): string {
+  return SITE_PLACEHOLDERS[site] ?? `__${site.toUpperCase()}__`;
+}
 
 /** Alternatives in a WebArena reference string are joined by this. */
 export const OR_SEPARATOR = ' |OR| ';
@@ -116,9 +129,9 @@ export function substituteSites(
   config: WebArenaConfig,
   urls: Readonly<Record<string, string>>,
 ): WebArenaConfig {
-  const pairs = Object.entries(urls)
-    .map(([site, url]) => [SITE_PLACEHOLDERS[site], url.replace(/\/+$/, '')] as const)
-    .filter((pair): pair is readonly [string, string] => pair[0] !== undefined);
+  const pairs = Object.entries(urls).map(
+    ([site, url]) => [sitePlaceholder(site), url.replace(/\/+$/, '')] as const,
+  );
   const replace = (value: unknown): unknown => {
     if (typeof value === 'string') {
       return pairs.reduce((text, [placeholder, url]) => text.replaceAll(placeholder, url), value);

@@ -10,6 +10,8 @@ import { type ServedApp, serveApp } from './testing/serve-app.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'webarena-entry-'));
 const file = join(dir, 'lite.json');
+/** A config whose task names a site of its own, not one of WebArena's seven. */
+const ownSite = join(dir, 'own-site.json');
 let site: ServedApp;
 
 function app(): Hono {
@@ -43,6 +45,15 @@ beforeAll(async () => {
         reference_answers: { must_include: ['3'] },
       }),
       task(2, ['gitlab'], { eval_types: ['url_match'], reference_url: '__GITLAB__/todos' }),
+    ]),
+  );
+  writeFileSync(
+    ownSite,
+    JSON.stringify([
+      task(0, ['registry'], {
+        eval_types: ['url_match'],
+        reference_url: '__REGISTRY__/f/books',
+      }),
     ]),
   );
 });
@@ -95,6 +106,36 @@ describe('webarena@CONFIG', () => {
       await expect(env.reset({ task: elsewhere })).rejects.toThrow(/--site gitlab=/);
     } finally {
       await env.close();
+    }
+  });
+
+  it('runs a task naming a site of its own, its URL from --site or DREAMGYM_SITE_<NAME>', async () => {
+    const ref = `webarena@${ownSite}`;
+    const refused = webarenaEntry(ref, { env: { REGISTRY: site.url } });
+    expect(refused.description).toContain('no URL for registry (--site NAME=URL)');
+    const unset = refused.make({});
+    try {
+      await expect(unset.reset({ seed: 0 })).rejects.toThrow(
+        /needs the site "registry" .*--site registry=http:\/\/HOST:PORT or set DREAMGYM_SITE_REGISTRY=/,
+      );
+    } finally {
+      await unset.close();
+    }
+    for (const entry of [
+      webarenaEntry(ref, { sites: [`registry=${site.url}`], env: {} }),
+      webarenaEntry(ref, { env: { DREAMGYM_SITE_REGISTRY: `${site.url}/` } }),
+    ]) {
+      expect(entry.description).toContain('all site URLs given');
+      const env = entry.make({});
+      try {
+        const first = await env.reset({ seed: 0 });
+        const books = /\[(\d+)\] link 'Books'/.exec(first.observation.text)?.[1];
+        expect(books).toBeDefined();
+        await env.step(`click [${books}]`);
+        expect(await env.step('stop [done]')).toMatchObject({ reward: 1, terminated: true });
+      } finally {
+        await env.close();
+      }
     }
   });
 });

@@ -2,6 +2,7 @@ import { ConfigError } from '../../../core/errors.ts';
 import type { LlmClient } from '../../../llm/client.ts';
 import type { EnvEntry, EnvOptions } from '../../env.ts';
 import { BrowserEnv, WEBARENA_MAX_STEPS } from '../browser/browser-env.ts';
+import type { ViewportMode } from '../browser/browser-episode.ts';
 import { accountsFromEnv, type LoginHook, webarenaLoginHooks } from '../sites/logins.ts';
 import { parseSiteFlags, sitesFromEnv, UrlSites } from '../sites/url-sites.ts';
 import { makeEvaluator } from './evaluate.ts';
@@ -32,12 +33,15 @@ export function parseWebArenaRef(ref: string): string {
 
 /** Where the WebArena sites are, their logins, the judge LLM for fuzzy-match evaluators, and how configs split into train and test. */
 export interface WebArenaEntryOptions {
-  /** `--site NAME=URL` pairs; they override WebArena's env variables. */
+  /**
+   * `--site NAME=URL` pairs, for any site the configs name (WebArena's or their own); they
+   * override the env variables.
+   */
   sites?: readonly string[];
   /**
-   * Where WebArena's site variables (`SHOPPING`, `SHOPPING_ADMIN`, `REDDIT`, `GITLAB`, `MAP`,
-   * `WIKIPEDIA`, `HOMEPAGE`) and the login accounts (`WEBARENA_<SITE>_USERNAME` / `_PASSWORD`) are
-   * read. Default `process.env`.
+   * Where the site variables are read (WebArena's `SHOPPING`, `SHOPPING_ADMIN`, `REDDIT`,
+   * `GITLAB`, `MAP`, `WIKIPEDIA`, `HOMEPAGE`; `DREAMGYM_SITE_<NAME>` for a config's own sites), and
+   * the login accounts (`WEBARENA_<SITE>_USERNAME` / `_PASSWORD`). Default `process.env`.
    */
   env?: NodeJS.ProcessEnv;
   /** Judge of fuzzy_match checks; without one they are undecided (reward 0, `undecided: true`). */
@@ -50,6 +54,11 @@ export interface WebArenaEntryOptions {
   storageStateDir?: string;
   /** Login hooks per site instead of WebArena's form logins. */
   logins?: Record<string, LoginHook>;
+  /**
+   * What observations show: `whole` (default), the whole document; `visible`, only what is in
+   * the viewport, as WebArena's experiments run (`current_viewport_only=True`).
+   */
+  viewport?: ViewportMode;
 }
 
 /**
@@ -62,7 +71,8 @@ export function webarenaEntry(ref: string, options: WebArenaEntryOptions = {}): 
   const path = parseWebArenaRef(ref);
   const configs = loadWebArenaConfigs(path).map((loaded) => loaded.config);
   const env = options.env ?? process.env;
-  const urls = { ...sitesFromEnv(env), ...parseSiteFlags(options.sites ?? []) };
+  const named = [...new Set(configs.flatMap((config) => config.sites))].sort();
+  const urls = { ...sitesFromEnv(env, named), ...parseSiteFlags(options.sites ?? []) };
   const source = new WebArenaTaskSource(configs, {
     env: ref,
     ...(options.splitBy !== undefined && { splitBy: options.splitBy }),
@@ -75,7 +85,6 @@ export function webarenaEntry(ref: string, options: WebArenaEntryOptions = {}): 
     ...(options.storageStateDir !== undefined && { storageStateDir: options.storageStateDir }),
   });
   const evaluate = makeEvaluator(options.judge ? { judge: options.judge } : {});
-  const named = [...new Set(configs.flatMap((config) => config.sites))].sort();
   const missing = named.filter((site) => urls[site] === undefined);
   const description = [
     `WebArena task configs from ${path} (${configs.length} tasks; sites ${named.join(', ')})`,
@@ -98,6 +107,7 @@ export function webarenaEntry(ref: string, options: WebArenaEntryOptions = {}): 
         evaluate,
         maxSteps: o.maxSteps ?? WEBARENA_MAX_STEPS,
         ...(o.split !== undefined && { split: o.split }),
+        ...(options.viewport !== undefined && { viewport: options.viewport }),
       }),
     tasks: () => source,
   };

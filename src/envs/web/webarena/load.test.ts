@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../core/errors.ts';
-import { substituteSites } from './config.ts';
+import { sitePlaceholder, substituteSites } from './config.ts';
 import { type LoadedConfig, loadWebArenaConfigs, WebArenaConfigError } from './load.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'webarena-load-'));
@@ -85,6 +85,19 @@ describe('loadWebArenaConfigs', () => {
     expect(config.eval.reference_url).toBe(
       'http://127.0.0.1:9999/f/books |OR| http://127.0.0.1:9999/f/Books',
     );
+  });
+
+  it("substitutes a config's own site by its __NAME__ placeholder", () => {
+    const [loaded] = loadWebArenaConfigs(
+      write('own.json', task(6, { sites: ['registry'], start_url: '__REGISTRY__/packages' })),
+    ) as [LoadedConfig];
+    const config = substituteSites(loaded.config, {
+      registry: 'http://127.0.0.1:5000/',
+      reddit: 'http://127.0.0.1:9999',
+    });
+    expect(config.start_url).toBe('http://127.0.0.1:5000/packages');
+    expect(sitePlaceholder('registry')).toBe('__REGISTRY__');
+    expect(sitePlaceholder('shopping_admin')).toBe('__SHOPPING_ADMIN__');
   });
 
   it('names the file, the task and the field of a malformed config', () => {

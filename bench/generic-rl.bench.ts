@@ -1,0 +1,172 @@
+/**
+ * Held-out real success of policies trained with the generic LLM-free experience model (issue
+ * 37), on the test beds nobody modelled by hand (support-desk, keys-and-doors, booking), over
+ * BENCH_GENERIC_RL_SEEDS seeds (default 3). Per env and seed: the scripted expert (ε = 0.2) plays
+ * BENCH_GENERIC_RL_OFFLINE (300) train tasks into a buffer; then, for the choice policy,
+ * - BC: behaviour cloning of the offline successes (validation-split early stopping);
+ * - real GRPO from BC: GRPO in the real env;
+ * - DreamGym GRPO from BC and from scratch: GRPO in the synthetic env of the generic model;
+ * every GRPO row with the same episode budget (BENCH_GENERIC_RL_ITERATIONS iterations of
+ * 16 tasks × 8 episodes). Each row's policy plays BENCH_GENERIC_RL_EVAL (100) held-out test tasks
+ * in the real env, greedy. For the DreamGym rows, the trained policy also plays 100 train tasks in
+ * the synthetic env, and its synthetic successes are replayed in the real env: the share that
+ * fails there is the false-positive rate. BENCH_GENERIC_RL_ENVS narrows the envs.
+ */
+import { initTf } from '../src/core/tf.ts';
+import { isSuccess } from '../src/core/types.ts';
+import { llmFreeModel } from '../src/experience/llm-free.ts';
+import {
+  type EnvSetup,
+  envSetup,
+  evaluateReal,
+  offlineData,
+  syntheticFactory,
+} from '../src/pipeline/experiment.ts';
+import { replayInReal } from '../src/pipeline/fidelity.ts';
+import { ChoicePolicy } from '../src/policy/choice/choice-policy.ts';
+import { SqliteReplayBuffer } from '../src/replay/sqlite-buffer.ts';
+import { behaviourCloning } from '../src/rl/bc.ts';
+import { rollout } from '../src/rl/rollout.ts';
+import { train } from '../src/rl/trainer.ts';
+
+const ENVS = (process.env.BENCH_GENERIC_RL_ENVS ?? 'support-desk,keys-and-doors,booking').split(
+  ',',
+);
+const SEEDS = Number(process.env.BENCH_GENERIC_RL_SEEDS ?? 3);
+const OFFLINE = Number(process.env.BENCH_GENERIC_RL_OFFLINE ?? 300);
+const ITERATIONS = Number(process.env.BENCH_GENERIC_RL_ITERATIONS ?? 10);
+const EVAL = Number(process.env.BENCH_GENERIC_RL_EVAL ?? 100);
+const REPLAY = 100;
+const GRPO = { algo: 'grpo' as const, tasksPerIteration: 16, groupSize: 8, evalEvery: 0 };
+
+export default async function genericRlBench() {
+  await initTf();
+  const envs: Record<string, unknown> = {};
+  for (const env of ENVS) {
+    const seeds = [];
+    for (let seed = 0; seed < SEEDS; seed++) seeds.push(await runSeed(env, seed));
+    envs[env] = { seeds, mean: meanRows(seeds) };
+  }
+  return {
+    offlineEpisodes: OFFLINE,
+    iterations: ITERATIONS,
+    episodesPerRow: ITERATIONS * GRPO.tasksPerIteration * GRPO.groupSize,
+    evalEpisodes: EVAL,
+    envs,
+  };
+}
+
+type Row = { success: number; falsePositive?: number; syntheticSuccesses?: number };
+
+async function runSeed(env: string, seed: number): Promise<Record<string, Row>> {
+  const setup = envSetup(env, { trainTasks: OFFLINE, testTasks: EVAL });
+  const offline = await offlineData(setup, { episodes: OFFLINE, epsilon: 0.2, seed: seed + 1 });
+  const buffer = SqliteReplayBuffer.open();
+  await buffer.add(offline);
+  const model = await llmFreeModel(setup.name, buffer, { experience: 'generic' });
+  const synthetic = syntheticFactory(setup, buffer, model);
+  const evaluate = async (policy: ChoicePolicy) =>
+    (await evaluateReal(policy, setup, { episodes: EVAL, seed: 100 + seed })).success.mean;
+  const config = { ...GRPO, iterations: ITERATIONS, seed, maxEpisodeSteps: setup.maxEpisodeSteps };
+  const cloned = () => {
+    const policy = new ChoicePolicy({ seed, family: setup.name });
+    behaviourCloning(policy, offline, { seed });
+    return policy;
+  };
+  const rows: Record<string, Row> = {};
+  const log = (name: string) =>
+    console.log(
+      `${env} seed ${seed} ${name}: held-out ${pct(rows[name]?.success ?? 0)}${rows[name]?.falsePositive === undefined ? '' : `, replay false-positive ${pct(rows[name]?.falsePositive ?? 0)} of ${rows[name]?.syntheticSuccesses} synthetic successes`}`,
+    );
+
+  const bc = cloned();
+  rows.BC = { success: await evaluate(bc) };
+  log('BC');
+
+  const real = cloned();
+  await train(
+    {
+      policy: real,
+      makeEnv: setup.makeReal,
+      trainTasks: setup.trainTasks,
+      provenance: 'real-online',
+    },
+    config,
+  );
+  rows['real GRPO (from BC)'] = { success: await evaluate(real) };
+  log('real GRPO (from BC)');
+
+  for (const [name, start] of [
+    ['DreamGym GRPO (from BC)', cloned],
+    ['DreamGym GRPO (from scratch)', () => new ChoicePolicy({ seed, family: setup.name })],
+  ] as const) {
+    const policy = start();
+    await train(
+      {
+        policy,
+        makeEnv: synthetic,
+        trainTasks: setup.trainTasks,
+        provenance: 'synthetic',
+      },
+      config,
+    );
+    rows[name] = {
+      success: await evaluate(policy),
+      ...(await falsePositives(setup, synthetic, policy, seed)),
+    };
+    log(name);
+  }
+  await buffer.close();
+  return rows;
+}
+
+/** The trained policy's synthetic successes on train tasks, replayed in the real env. */
+async function falsePositives(
+  setup: EnvSetup,
+  synthetic: () => ReturnType<EnvSetup['makeReal']>,
+  policy: ChoicePolicy,
+  seed: number,
+) {
+  const episodes = await rollout({
+    makeEnv: synthetic,
+    policy,
+    tasks: setup.trainTasks.slice(0, REPLAY),
+    seed: 200 + seed,
+    provenance: 'synthetic',
+  });
+  const real = setup.makeReal();
+  const replay = await replayInReal({
+    trajectories: episodes.map((e) => e.trajectory),
+    realEnv: real,
+  });
+  await real.close();
+  return {
+    syntheticSuccesses: episodes.filter((e) => isSuccess(e.trajectory)).length,
+    falsePositive: replay.falsePositiveShare,
+  };
+}
+
+function meanRows(seeds: ReadonlyArray<Record<string, Row>>): Record<string, Row> {
+  const names = Object.keys(seeds[0] ?? {});
+  return Object.fromEntries(
+    names.map((name) => {
+      const rows = seeds.map((s) => s[name] as Row);
+      const mean = (pick: (r: Row) => number | undefined) => {
+        const xs = rows.map(pick).filter((x): x is number => x !== undefined);
+        return xs.length === 0 ? undefined : xs.reduce((a, b) => a + b, 0) / xs.length;
+      };
+      const falsePositive = mean((r) => r.falsePositive);
+      return [
+        name,
+        {
+          success: mean((r) => r.success) ?? 0,
+          ...(falsePositive !== undefined && { falsePositive }),
+        },
+      ];
+    }),
+  );
+}
+
+function pct(x: number): string {
+  return `${(100 * x).toFixed(1)}%`;
+}

@@ -1,0 +1,75 @@
+/**
+ * `dreamgym collect` on small task sets and bad output paths: episodes past the split's tasks
+ * cycle through them, and an output that cannot be written is refused before any episode.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../testing/run-cli.ts';
+
+const lamps = join(import.meta.dirname, '../../envs/testing/lamps-module.ts');
+
+/** An env module of two tasks that refuses a third, as a small WebArena or MCP config does. */
+function twoTaskModule(dir: string): string {
+  const file = join(dir, 'two-lamps.ts');
+  writeFileSync(
+    file,
+    `import lamps from ${JSON.stringify(lamps)};
+const source = lamps.tasks({});
+export default {
+  ...lamps,
+  tasks: () => ({
+    tasks: (split, count = 2) => {
+      if (count > 2) throw new Error(\`the \${split} split has 2 tasks; asked for \${count}.\`);
+      return source.tasks(split, count);
+    },
+  }),
+};
+`,
+  );
+  return file;
+}
+
+const episodes = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { task: { id: string } });
+
+describe('dreamgym collect', () => {
+  it('--episodes past the tasks of the split cycles through them, seeded, and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dg-collect-'));
+    const env = twoTaskModule(dir);
+    const run = (out: string, seed: string) =>
+      runCli(['collect', '--env', env, '--episodes', '5', '--seed', seed, '--out', out]);
+    const first = await run(join(dir, 'a.jsonl'), '3');
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(
+      'the train split has 2 tasks: 5 episodes cycle through them, 2–3 per task, each pass in an order fixed by --seed',
+    );
+    expect(first.stdout).toMatch(/episodes\s+5 \(train split, 2 distinct tasks\)/);
+    const ids = episodes(join(dir, 'a.jsonl')).map((e) => e.task.id);
+    expect(ids).toHaveLength(5);
+    expect(new Set(ids.slice(0, 2)).size).toBe(2);
+    expect(new Set(ids.slice(2, 4)).size).toBe(2);
+    const again = await run(join(dir, 'b.jsonl'), '3');
+    expect(episodes(join(dir, 'b.jsonl')).map((e) => e.task.id)).toEqual(ids);
+    expect(again.code).toBe(0);
+  }, 120_000);
+
+  it('refuses an --out that is a directory before playing, leaving nothing behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dg-collect-'));
+    const out = join(dir, 'data');
+    mkdirSync(out);
+    const r = await runCli(['collect', '--env', lamps, '--episodes', '3', '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `error: ${out} is a directory; give a file to write the trajectories to, e.g. ${join(out, 'episodes.jsonl')}`,
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).not.toContain('success rate');
+    expect(readdirSync(dir)).toEqual(['data']);
+  }, 60_000);
+});

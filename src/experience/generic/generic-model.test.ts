@@ -1,0 +1,219 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { moduleGraph, realEnvModules } from '../../core/testing/module-graph.ts';
+import type { Observation, Step, Trajectory } from '../../core/types.ts';
+import { runEnvConformance } from '../../envs/conformance.ts';
+import { TimeLimit } from '../../envs/wrappers/time-limit.ts';
+import { SqliteReplayBuffer } from '../../replay/sqlite-buffer.ts';
+import type { ExperienceModel } from '../experience-model.ts';
+import { NearestNeighborModel } from '../nearest-neighbor-model.ts';
+import { SyntheticEnv } from '../synthetic-env.ts';
+import { GenericExperienceModel } from './generic-model.ts';
+import { GenericKnowledge } from './knowledge.ts';
+import { itemDeskEpisodes, itemDeskTask } from './testing/item-desk.ts';
+
+let offline: Trajectory[];
+let heldOut: Trajectory[];
+let buffer: SqliteReplayBuffer;
+let model: GenericExperienceModel;
+
+beforeAll(async () => {
+  offline = itemDeskEpisodes(0, 200);
+  heldOut = itemDeskEpisodes(1000, 30);
+  buffer = SqliteReplayBuffer.open();
+  await buffer.add(offline);
+  model = new GenericExperienceModel(GenericKnowledge.fromTrajectories(offline));
+});
+
+const synthetic = () =>
+  new SyntheticEnv({
+    env: 'item-desk',
+    model,
+    buffer,
+    tasks: { tasks: () => offline.map((t) => t.task) },
+  });
+
+runEnvConformance(
+  {
+    name: 'synthetic item desk (generic model)',
+    makeEnv: () => new TimeLimit(synthetic(), 12),
+    invalidAction: 'get_item[K-0000]',
+  },
+  { describe, it },
+);
+
+/** The model's answer to step `t` of a real episode, given the real history before it. */
+async function predictStep(m: ExperienceModel, trajectory: Trajectory, t: number, action?: string) {
+  const state = t === 0 ? trajectory.initial : (trajectory.steps[t - 1] as Step).observation;
+  return m.predict({
+    task: trajectory.task,
+    history: trajectory.steps.slice(0, t),
+    state,
+    action: action ?? (trajectory.steps[t] as Step).action,
+    demonstrations: await buffer.retrieve(
+      { state, action: action ?? (trajectory.steps[t] as Step).action, task: trajectory.task },
+      4,
+      { env: 'item-desk' },
+    ),
+  });
+}
+
+/** A held-out episode whose first step found several items, and those items' ids. */
+function episodeWithItems(): { trajectory: Trajectory; ids: string[] } {
+  for (const trajectory of heldOut) {
+    const found = JSON.parse((trajectory.steps[0] as Step).observation.text) as {
+      items?: Array<{ id: string }>;
+    };
+    if ((found.items?.length ?? 0) >= 2 && trajectory.steps.length >= 3)
+      return { trajectory, ids: found.items?.map((i) => i.id) ?? [] };
+  }
+  throw new Error('no held-out episode found several items');
+}
+
+const idsIn = (actions: readonly string[] | undefined) =>
+  new Set((actions ?? []).flatMap((a) => a.match(/K-\d+/g) ?? []));
+
+describe('GenericExperienceModel', () => {
+  it('starts an episode from a real initial state, not from the middle of one', async () => {
+    const task = itemDeskTask(5000);
+    const start = await model.initial(task, []);
+    expect(start.text).toBe((offline[0] as Trajectory).initial.text);
+    expect(start.actions).toEqual(['find[<name>]', 'done[<text>]']);
+    expect(start.instruction).toBe(task.instruction);
+  });
+
+  it("lists admissible actions from this episode's state, never a neighbour's", async () => {
+    const { trajectory, ids } = episodeWithItems();
+    // After reading the first item, every id the episode has shown is still there to act on.
+    const generic = await predictStep(model, trajectory, 1, `get_item[${ids[0]}]`);
+    expect(idsIn(generic.nextState.actions)).toEqual(new Set(ids));
+    expect(generic.nextState.actions).toContain(`close_item[${ids[1]}]`);
+    // The copying baseline lists the ids of the episode it copied from instead.
+    const copied = await predictStep(
+      new NearestNeighborModel(),
+      trajectory,
+      1,
+      `get_item[${ids[0]}]`,
+    );
+    expect(idsIn(copied.nextState.actions)).not.toEqual(new Set(ids));
+  });
+
+  it('answers an id never shown as the buffer answered such ids: not found', async () => {
+    const { trajectory } = episodeWithItems();
+    const answer = await predictStep(model, trajectory, 1, 'get_item[K-0042]');
+    expect(JSON.parse(answer.nextState.text)).toEqual({
+      error: 'not_found',
+      message: 'no item K-0042',
+    });
+    expect(answer.terminated).toBe(false);
+  });
+
+  it("answers a shown id in the shape real answers have, with this episode's values", async () => {
+    const { trajectory, ids } = episodeWithItems();
+    const owner = (
+      JSON.parse((trajectory.steps[0] as Step).observation.text) as {
+        items: Array<{ owner: string }>;
+      }
+    ).items[0]?.owner;
+    const answer = JSON.parse(
+      (await predictStep(model, trajectory, 1, `get_item[${ids[1]}]`)).nextState.text,
+    ) as Record<string, unknown>;
+    expect(Object.keys(answer).sort()).toEqual(['colour', 'id', 'owner', 'status']);
+    expect(answer.id).toBe(ids[1]);
+    expect(answer.owner).toBe(owner);
+  });
+
+  it('keeps a change the episode made, and shows a revisited record as it showed it', async () => {
+    const env = synthetic();
+    const task = itemDeskTask(2000);
+    await env.reset({ task });
+    const owner = /of ([A-Z][a-z]+ [A-Z][a-z]+)/.exec(task.instruction)?.[1] as string;
+    const found = await env.step(`find[${owner}]`);
+    const [first, second] = [...idsIn(found.observation.actions)];
+    expect(second).toBeDefined();
+    const read = (o: Observation) => JSON.parse(o.text) as Record<string, unknown>;
+    const before = read((await env.step(`get_item[${first}]`)).observation);
+    const other = (await env.step(`get_item[${second}]`)).observation.text;
+    expect(read((await env.step(`get_item[${first}]`)).observation)).toEqual(before);
+    const closed = await env.step(`close_item[${first}]`);
+    expect(read(closed.observation)).toMatchObject({ item: first, status: 'closed' });
+    expect(closed.terminated).toBe(false);
+    const after = read((await env.step(`get_item[${first}]`)).observation);
+    expect(after).toEqual({ ...before, status: 'closed' });
+    expect((await env.step(`get_item[${second}]`)).observation.text).toBe(other);
+  });
+
+  it('ends episodes as the real step did, scored by the outcome model, the same way each time', async () => {
+    const play = async (actions: string[]) => {
+      const env = synthetic();
+      await env.reset({ task: itemDeskTask(2001) });
+      const rewards: number[] = [];
+      let ended = false;
+      for (const action of actions) {
+        const step = await env.step(action);
+        rewards.push(step.reward);
+        ended = step.terminated;
+      }
+      return { rewards, ended };
+    };
+    // Answering a colour without having read a single item: real episodes like it failed.
+    const guess = await play(['done[red]']);
+    expect(guess).toEqual({ rewards: [0], ended: true });
+    const again = await play(['done[red]']);
+    expect(again).toEqual(guess);
+    const { trajectory } = episodeWithItems();
+    const last = trajectory.steps.length - 1;
+    const ending = await predictStep(model, trajectory, last);
+    expect(ending.terminated).toBe(true);
+    expect(ending.reasoning).toMatch(/probability/);
+  });
+
+  it('refuses an action of a kind the buffer never saw carried out, changing nothing', async () => {
+    const { trajectory } = episodeWithItems();
+    const state = (trajectory.steps[0] as Step).observation;
+    const answer = await predictStep(model, trajectory, 1, 'frobnicate the desk');
+    expect(answer.nextState.text).toBe(state.text);
+    expect(answer).toMatchObject({ reward: 0, terminated: false });
+  });
+});
+
+describe('honesty', () => {
+  const root = import.meta.dirname;
+  const sources = readdirSync(root).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+
+  it('the generic model imports nothing under src/envs/ (no catalog, scene, site or server code)', () => {
+    const seen = moduleGraph(sources.map((f) => join(root, f)));
+    expect(realEnvModules(seen)).toEqual([]);
+    expect([...seen].filter((f) => f.includes('/src/envs/'))).toEqual([]);
+    expect(seen.size).toBeGreaterThan(10);
+  });
+
+  it('the generic model names no env family and none of their vocabulary', () => {
+    const vocabulary = [
+      'webshop',
+      'household',
+      'alfworld',
+      'webarena',
+      'agentgym',
+      'support-desk',
+      'keys-and-doors',
+      'booking',
+      'click',
+      'search[',
+      'customer',
+      'get_order',
+      'receptacle',
+      'asin',
+      'buy now',
+      'door',
+    ];
+    const named = sources.flatMap((f) => {
+      const text = readFileSync(join(root, f), 'utf8').toLowerCase();
+      return vocabulary
+        .filter((word) => new RegExp(`(?<![a-z_])${word.replace(/[[\]]/g, '\\$&')}`).test(text))
+        .map((word) => `${f}: ${word}`);
+    });
+    expect(named).toEqual([]);
+  });
+});

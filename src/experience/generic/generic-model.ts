@@ -1,0 +1,345 @@
+import { hashString } from '../../core/rng.ts';
+import { copyObservation, type Observation, type Step, type Task } from '../../core/types.ts';
+import type { RetrievedTransition } from '../../replay/stored-transition.ts';
+import type {
+  ExperienceModel,
+  ExperiencePrediction,
+  ExperienceRequest,
+} from '../experience-model.ts';
+import { isListed } from './action-grammar.ts';
+import { composeNext } from './compose.ts';
+import { contextFeatures, totalWeight, weightedAgreement } from './context-features.ts';
+import { EpisodeView } from './episode.ts';
+import { applyFacts, factsOf, withoutMentions } from './json-facts.ts';
+import type { GenericKnowledge, RealStep, TemplateStats } from './knowledge.ts';
+import { nextActions } from './next-actions.ts';
+import { endingOf, outcomeFeatures } from './outcome-features.ts';
+import { substitute } from './text.ts';
+import { type EpisodeStep, instructionMapping, valueMapping } from './value-mapping.ts';
+
+/** A template answers a repeated action the same way this often (or more) to be replayed. */
+const SAME_ANSWER_SHARE = 0.8;
+/** … over at least this many repeats in the buffer. */
+const MIN_REPEATS = 3;
+/** The very task's real step of the very action counts this much more when picking a step. */
+const SAME_TASK_BONUS = 2;
+/** Tasks most like this one whose real steps are preferred, a little, to compose from. */
+const SIMILAR_TASKS = 20;
+/** Initial states remembered (by task id) to complete the episodes of later predictions. */
+const MAX_STARTS = 10_000;
+
+/**
+ * The LLM-free experience model for any env, learnt only from the buffer's real episodes (no
+ * code or vocabulary of any env): what the buffer shows of the env's action grammar, its states,
+ * how its actions change them and how its episodes end.
+ *
+ * - Initial states are real episode starts of the same task, or of the most similar one with
+ *   this task's values put in.
+ * - A step already taken from the same state in this episode shows what it showed; an action the
+ *   buffer shows answering the same whenever repeated (a lookup) shows its earlier answer again,
+ *   with what the episode learnt since; a step of the very task seen in the buffer is replayed.
+ * - Any other step is composed from a real transition of the same action template, the one whose
+ *   circumstances agree most on what mattered to such steps' outcomes (where the action's values
+ *   were shown, the record they came from, the state's words), with the real step's values
+ *   swapped for this episode's (so an id never shown is answered as the buffer's never-shown ids
+ *   were, a not-found, and a shown one in the shape the real answer had).
+ * - JSON answers keep what the episode showed about each id (a change it made stays made).
+ * - Admissible actions are read from this episode's texts by learnt wrappers, never copied.
+ * - The real step says whether the episode ends; an ending is a success with the probability the
+ *   outcome model gives from what the episode saw and did (calibrated on held-out real
+ *   episodes), drawn by a hash of the episode's actions, so the same episode always scores the
+ *   same.
+ */
+export class GenericExperienceModel implements ExperienceModel {
+  readonly id = 'llm-free/generic';
+  private readonly starts = new Map<string, Observation>();
+
+  constructor(readonly knowledge: GenericKnowledge) {}
+
+  async initial(task: Task, _demonstrations: readonly RetrievedTransition[]): Promise<Observation> {
+    const source =
+      this.knowledge.episodeOf(task) ?? this.knowledge.similarEpisodes(task.instruction, 1)[0];
+    if (!source) return { text: task.instruction, instruction: task.instruction };
+    const start = source.trajectory.initial;
+    const mapping = instructionMapping(source.view.instruction, task.instruction);
+    const text = substitute(start.text, mapping);
+    const view = new EpisodeView(task.instruction, [text], [], []);
+    const observation: Observation = { text, instruction: task.instruction };
+    if (start.actions) {
+      observation.actions = nextActions(
+        start.actions,
+        { view: source.view, now: 0 },
+        { view, now: 0 },
+        mapping,
+        this.knowledge.grammar,
+        this.knowledge.admissible,
+      );
+    }
+    if (this.starts.size >= MAX_STARTS) this.starts.clear();
+    this.starts.set(task.id, copyObservation(observation));
+    return observation;
+  }
+
+  async predict({
+    task,
+    history,
+    state,
+    action,
+  }: ExperienceRequest): Promise<ExperiencePrediction> {
+    const knowledge = this.knowledge;
+    const view = EpisodeView.ofRequest(task, history, state, this.starts.get(task.id));
+    const now = view.last;
+    const { template } = knowledge.grammar.parse(action);
+    const stats = knowledge.stats(template);
+    const candidates = knowledge.candidates(template);
+    if (candidates.length === 0 || refused(state, action, stats)) {
+      return {
+        reasoning: `"${action}" (${template}) is not an action the buffer's episodes carried out${candidates.length > 0 ? ' when it was not listed' : ''}: nothing changes.`,
+        nextState: { ...copyObservation(state), instruction: task.instruction },
+        reward: 0,
+        terminated: false,
+      };
+    }
+    const replay = this.replayInEpisode(view, now, history, action, stats);
+    if (replay) return replay;
+    const exact = knowledge.exact(task, state.text, action);
+    if (exact) {
+      const real = exact.episode.trajectory.steps[exact.t] as Step;
+      return {
+        reasoning: `this task's real episode ${exact.episode.trajectory.id} took "${action}" from this very state (step ${exact.t + 1}): replayed.`,
+        nextState: { ...copyObservation(real.observation), instruction: task.instruction },
+        reward: real.reward,
+        terminated: real.terminated,
+      };
+    }
+    return this.compose(task, view, now, action, candidates, stats as TemplateStats);
+  }
+
+  /**
+   * The answer this episode already got: the same action from the same state, or a repeated
+   * action of a template whose real answers never change when repeated (shown again with what
+   * the episode learnt since).
+   */
+  private replayInEpisode(
+    view: EpisodeView,
+    now: number,
+    history: readonly Step[],
+    action: string,
+    stats: TemplateStats | undefined,
+  ): ExperiencePrediction | undefined {
+    const lookup =
+      stats !== undefined &&
+      stats.repeats >= MIN_REPEATS &&
+      stats.sameAnswers / stats.repeats >= SAME_ANSWER_SHARE;
+    for (let i = now - 1; i >= 0; i--) {
+      if (view.actions[i] !== action || view.invalid[i]) continue;
+      const sameState = view.texts[i] === view.texts[now];
+      if (!sameState && !lookup) continue;
+      const earlier = history[i];
+      if (!earlier || earlier.terminated) continue;
+      const facts = factsOf(view.texts.slice(0, now + 1));
+      const text = sameState
+        ? earlier.observation.text
+        : applyFacts(earlier.observation.text, facts);
+      const observation: Observation = { ...copyObservation(earlier.observation), text };
+      if (!sameState && earlier.observation.actions) {
+        const target = { view: extend(view, text, action), now: now + 1 };
+        observation.actions = nextActions(
+          earlier.observation.actions,
+          { view, now: i + 1 },
+          target,
+          new Map(),
+          this.knowledge.grammar,
+          this.knowledge.admissible,
+        );
+      }
+      return {
+        reasoning: sameState
+          ? `"${action}" was taken from this same state at step ${i + 1}: the same answer.`
+          : `"${action}" was answered at step ${i + 1}, and real episodes answer it the same whenever it is repeated: shown again with what this episode showed since.`,
+        nextState: observation,
+        reward: stats?.stepReward ?? 0,
+        terminated: false,
+      };
+    }
+    return undefined;
+  }
+
+  /** The next state composed from the real step of this template that fits best. */
+  private compose(
+    task: Task,
+    view: EpisodeView,
+    now: number,
+    action: string,
+    candidates: readonly RealStep[],
+    stats: TemplateStats,
+  ): ExperiencePrediction {
+    const knowledge = this.knowledge;
+    const grammar = knowledge.grammar;
+    const parsed = grammar.parse(action);
+    const { template } = parsed;
+    const ours = contextFeatures(view, now, action, grammar, knowledge.taskWords);
+    const weights = knowledge.weights(template);
+    const ourTotal = totalWeight(ours, weights);
+    // The very task's real answer to the very action is this episode's answer; all the more so
+    // when the action names things (ids, names: not the env's vocabulary), whose answers are the
+    // things' own wherever the episode stands.
+    const names = parsed.values.every((v) => knowledge.pageWords.of(v).length > 0);
+    const sameWorldBonus = SAME_TASK_BONUS * (names && parsed.values.length > 0 ? 50 : 1);
+    const similar = knowledge.similarEpisodes(task.instruction, SIMILAR_TASKS);
+    const likeness = new Map(similar.map((e, rank) => [e, 1 - rank / SIMILAR_TASKS]));
+    let best: RealStep = candidates[0] as RealStep;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    for (const candidate of candidates) {
+      const score =
+        weightedAgreement(ours, knowledge.features(candidate), weights, {
+          ours: ourTotal,
+          theirs: knowledge.totalWeight(candidate, template),
+        }) +
+        (sameWorld(candidate, task, action) ? sameWorldBonus : 0) +
+        ((likeness.get(candidate.episode) ?? 0) * SAME_TASK_BONUS) / 4 +
+        tieBreak(task, now, candidate);
+      if (score > bestScore) {
+        bestScore = score;
+        best = candidate;
+      }
+    }
+    const source: EpisodeStep = { view: best.episode.view, now: best.t };
+    const target: EpisodeStep = { view, now };
+    const real = best.episode.trajectory.steps[best.t] as Step;
+    // The very task's real episode took this very action: its world is this episode's, as is.
+    const mapping = sameWorld(best, task, action)
+      ? new Map<string, string>()
+      : valueMapping(source, real.action, target, action, grammar, knowledge.pageWords);
+    let composed = composeNext(source, target, mapping);
+    // A value nobody showed (not this episode, not the task) where the real step's value had
+    // been shown: the thing it names is not there, and the answer says nothing of it.
+    parsed.values.forEach((value, j) => {
+      const theirs = grammar.parse(real.action).values[j];
+      if (theirs === undefined || view.origin(value, now) !== 'none') return;
+      if (source.view.origin(theirs, source.now) !== 'none')
+        composed = withoutMentions(composed, value);
+    });
+    const text = applyFacts(
+      composed,
+      factsOf(view.texts.slice(0, now + 1)),
+      changedBy(source, mapping, stats),
+    );
+    const nextView = extend(view, text, action);
+    const nextState: Observation = { text, instruction: task.instruction };
+    if (real.observation.actions) {
+      nextState.actions =
+        real.observation.actions.length === 0
+          ? []
+          : nextActions(
+              real.observation.actions,
+              { view: source.view, now: source.now + 1 },
+              { view: nextView, now: now + 1 },
+              mapping,
+              grammar,
+              knowledge.admissible,
+            );
+    }
+    const from = `composed from real step ${best.t + 1} of ${best.episode.trajectory.id} ("${real.action}")${
+      mapping.size > 0
+        ? `, values swapped: ${[...mapping]
+            .slice(0, 4)
+            .map(([a, b]) => `${clip(a)} → ${clip(b)}`)
+            .join(', ')}`
+        : ''
+    }`;
+    if (!real.terminated) {
+      return { reasoning: `${from}.`, nextState, reward: stats.stepReward, terminated: false };
+    }
+    const likeASuccess = knowledge.endsLikeASuccess(
+      task.instruction,
+      endingOf(view, now, action, grammar),
+    );
+    const p = likeASuccess
+      ? knowledge.outcome.probability(
+          outcomeFeatures(
+            view,
+            now,
+            action,
+            text,
+            grammar,
+            knowledge.taskWords,
+            knowledge.successProfiles(task.instruction),
+          ),
+        )
+      : 0;
+    const draw =
+      hashString(`${task.id}\u0000${view.actions.join('\u0001')}\u0000${action}`) / 2 ** 32;
+    const success = draw < p;
+    return {
+      reasoning: `${from}; the real step ended its episode, so this one ends: ${
+        likeASuccess
+          ? `a success with probability ${p.toFixed(2)} (outcome model), ${success ? 'drawn a success' : 'drawn a failure'}`
+          : 'a failure (no real success of a task like it ended with such an action on values in such roles)'
+      }.`,
+      nextState,
+      reward: success ? 1 : stats.failureReward,
+      terminated: true,
+    };
+  }
+}
+
+/** True when `step` is this very task's real episode taking this very action (its world is ours). */
+function sameWorld(step: RealStep, task: Task, action: string): boolean {
+  const { trajectory } = step.episode;
+  return (
+    trajectory.task.id === task.id &&
+    trajectory.task.instruction === task.instruction &&
+    trajectory.steps[step.t]?.action === action
+  );
+}
+
+/** True when the buffer shows the env refusing such actions when the state does not list them. */
+function refused(state: Observation, action: string, stats: TemplateStats | undefined): boolean {
+  if (!stats || stats.steps === 0) return true;
+  if (!state.actions || isListed(state.actions, action)) return false;
+  return stats.unlisted >= MIN_REPEATS && stats.unlistedRefused / stats.unlisted >= 0.5;
+}
+
+/** The episode with one more step: `action` leading to `text`. */
+function extend(view: EpisodeView, text: string, action: string): EpisodeView {
+  return new EpisodeView(
+    view.instruction,
+    [...view.texts, text],
+    [...view.actions, action],
+    [...view.invalid, false],
+  );
+}
+
+/**
+ * Which fields of the composed answer the step itself sets, so that this episode's older facts
+ * must not undo them: those the real step's episode had shown with another value before, or,
+ * where it had not shown them, those real steps of the template mostly set.
+ */
+function changedBy(
+  source: EpisodeStep,
+  mapping: ReadonlyMap<string, string>,
+  stats: TemplateStats,
+): (id: string, field: string, value: unknown) => boolean {
+  const before = factsOf(source.view.texts.slice(0, source.now + 1));
+  const after = factsOf([source.view.texts[source.now + 1] as string]);
+  const inverse = new Map([...mapping].map(([a, b]) => [b, a]));
+  return (id, field) => {
+    const theirs = inverse.get(id) ?? id;
+    const was = before.get(theirs);
+    const is = after.get(theirs);
+    if (was?.has(field) && is?.has(field))
+      return JSON.stringify(was.get(field)) !== JSON.stringify(is.get(field));
+    const count = stats.fields.get(field);
+    return count !== undefined && count.set * 2 > count.shown;
+  };
+}
+
+/** A tiny, fixed preference among equally good steps, so ties do not always go the same way. */
+function tieBreak(task: Task, now: number, step: RealStep): number {
+  return (hashString(`${task.id}#${now}#${step.episode.trajectory.id}#${step.t}`) / 2 ** 32) * 1e-6;
+}
+
+function clip(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+}

@@ -1,0 +1,461 @@
+import { hashString } from '../../core/rng.ts';
+import type { Task, Trajectory } from '../../core/types.ts';
+import { ActionGrammar, isListed } from './action-grammar.ts';
+import { AdmissibleRules } from './admissible.ts';
+import { contextFeatures, informationGain, totalWeight } from './context-features.ts';
+import { EpisodeView } from './episode.ts';
+import { factsOf, fieldsSet } from './json-facts.ts';
+import { endingOf, outcomeFeatures, type SuccessProfile } from './outcome-features.ts';
+import { OutcomeModel } from './outcome-model.ts';
+import { isIdLike, jaccard, maskDigits, tokenize, valueShape, wordsOf } from './text.ts';
+import { WordFrequency } from './word-frequency.ts';
+
+/** One real episode as the generic model keeps it. */
+export interface RealEpisode {
+  trajectory: Trajectory;
+  view: EpisodeView;
+  /** Ended by the env (not cut off) with reward 1. */
+  success: boolean;
+}
+
+/** Step `t` of a real episode: the transition from `view.texts[t]` by `view.actions[t]`. */
+export interface RealStep {
+  episode: RealEpisode;
+  t: number;
+}
+
+/** What the buffer showed about one action template. */
+export interface TemplateStats {
+  /** Steps the env carried out (not refused). */
+  steps: number;
+  /** Of those, the ones that ended the episode. */
+  terminal: number;
+  /** Of those, the ones that ended it with reward 1. */
+  successes: number;
+  /** Mean reward of the steps that did not end the episode. */
+  stepReward: number;
+  /** Mean reward of the episode ends that were not successes. */
+  failureReward: number;
+  /** The same action taken again later in an episode: how often, and how often it answered the same. */
+  repeats: number;
+  sameAnswers: number;
+  /**
+   * Field → how often the steps' JSON answers showed it about the ids they acted on, and how
+   * often with another value than the episode had shown before (the step set it).
+   */
+  fields: Map<string, { shown: number; set: number }>;
+  /** Steps taken while not listed in a state that lists actions, and how many the env refused. */
+  unlisted: number;
+  unlistedRefused: number;
+}
+
+/** Real transitions of one template the model composes from, at most (a fixed sample). */
+const MAX_CANDIDATES = 400;
+/** Similar tasks whose successes profile how a task is done. */
+const SIMILAR_TASKS = 10;
+
+/** What the model learnt; rebuilt whenever episodes were added since. */
+interface Learnt {
+  grammar: ActionGrammar;
+  admissible: AdmissibleRules;
+  byTemplate: Map<string, RealStep[]>;
+  stats: Map<string, TemplateStats>;
+  exact: Map<string, RealStep>;
+  outcome: OutcomeModel;
+  weights: Map<string, Map<string, number>>;
+  features: WeakMap<RealStep, Set<string>>;
+  totals: WeakMap<RealStep, number>;
+  /** Each episode's instruction as content and phrasing words. */
+  taskSets: TaskSets[];
+  /** Template → the roles its values played in the real successes it ended. */
+  endings: Map<string, Set<string>>;
+  /** Instruction → the episodes most like it, best first. */
+  similar: Map<string, RealEpisode[]>;
+}
+
+interface TaskSets {
+  content: Set<string>;
+  phrasing: Set<string>;
+}
+
+/**
+ * Everything the generic experience model learns from the buffer's real episodes: the action
+ * grammar, the wrappers that list admissible actions, each template's real transitions (to
+ * compose from) and what they depended on, the initial states, and the outcome model.
+ * {@link GenericKnowledge.add} learns more episodes; the learnt parts are rebuilt on next use.
+ */
+export class GenericKnowledge {
+  private readonly episodes: RealEpisode[] = [];
+  /** Words by the share of instructions they are in: a fifth or more is phrasing. */
+  readonly taskWords = new WordFrequency(0.2);
+  /**
+   * Words by the share of episodes whose texts show them: half or more is the env's vocabulary
+   * (labels, statuses), not a thing an episode is about.
+   */
+  readonly pageWords = new WordFrequency(0.5);
+  private learnt: Learnt | undefined;
+
+  /** Knowledge of these real trajectories. */
+  static fromTrajectories(trajectories: Iterable<Trajectory>): GenericKnowledge {
+    const knowledge = new GenericKnowledge();
+    for (const t of trajectories) knowledge.add(t);
+    return knowledge;
+  }
+
+  /** Learns one more real episode. */
+  add(trajectory: Trajectory): void {
+    const last = trajectory.steps.at(-1);
+    const episode: RealEpisode = {
+      trajectory,
+      view: EpisodeView.ofTrajectory(trajectory),
+      success: last?.terminated === true && last.reward >= 1,
+    };
+    this.episodes.push(episode);
+    this.taskWords.add(trajectory.task.instruction);
+    this.pageWords.add(episode.view.texts.join('\n'));
+    this.learnt = undefined;
+  }
+
+  /** A real episode of this very task (same id and instruction), if the buffer has one. */
+  episodeOf(task: Task): RealEpisode | undefined {
+    return this.episodes.find(
+      (e) => e.trajectory.task.id === task.id && e.view.instruction === task.instruction,
+    );
+  }
+
+  get grammar(): ActionGrammar {
+    return this.ready().grammar;
+  }
+
+  get admissible(): AdmissibleRules {
+    return this.ready().admissible;
+  }
+
+  get outcome(): OutcomeModel {
+    return this.ready().outcome;
+  }
+
+  /** What the buffer showed about `template`; undefined for a template it never carried out. */
+  stats(template: string): TemplateStats | undefined {
+    return this.ready().stats.get(template);
+  }
+
+  /** The real transitions of `template` the model composes from (a fixed sample of them). */
+  candidates(template: string): readonly RealStep[] {
+    return this.ready().byTemplate.get(template) ?? [];
+  }
+
+  /** The real step of this very task from this very state by this very action, if one was seen. */
+  exact(task: Task, state: string, action: string): RealStep | undefined {
+    return this.ready().exact.get(exactKey(task, state, action));
+  }
+
+  /** The context features of a real step (see `contextFeatures`). */
+  features(step: RealStep): Set<string> {
+    const learnt = this.ready();
+    const known = learnt.features.get(step);
+    if (known) return known;
+    const action = step.episode.view.actions[step.t] as string;
+    const features = contextFeatures(
+      step.episode.view,
+      step.t,
+      action,
+      learnt.grammar,
+      this.taskWords,
+    );
+    learnt.features.set(step, features);
+    return features;
+  }
+
+  /** The summed weight of a real step's context features under its template's weights. */
+  totalWeight(step: RealStep, template: string): number {
+    const learnt = this.ready();
+    const known = learnt.totals.get(step);
+    if (known !== undefined) return known;
+    const total = totalWeight(this.features(step), this.weights(template));
+    learnt.totals.set(step, total);
+    return total;
+  }
+
+  /** How much each context feature told about the outcome of `template`'s real steps. */
+  weights(template: string): Map<string, number> {
+    const learnt = this.ready();
+    const known = learnt.weights.get(template);
+    if (known) return known;
+    const weights = informationGain(
+      this.candidates(template).map((step) => ({
+        features: this.features(step),
+        label: outcomeLabel(step, this.taskWords),
+      })),
+    );
+    learnt.weights.set(template, weights);
+    return weights;
+  }
+
+  /**
+   * The `k` real episodes whose tasks are most like `instruction` (`exclude` left out): the very
+   * instruction first, then by the share of content words in common, and half as much by the
+   * share of phrasing in common (tasks of the same kind are worded alike).
+   */
+  similarEpisodes(instruction: string, k: number, exclude?: RealEpisode): RealEpisode[] {
+    const learnt = this.ready();
+    let ranked = learnt.similar.get(instruction);
+    if (!ranked) {
+      const ours = this.taskSets(instruction);
+      ranked = this.episodes
+        .map((episode, i) => {
+          const theirs = learnt.taskSets[i] as TaskSets;
+          const same = episode.trajectory.task.instruction === instruction ? 2 : 0;
+          const tie = hashString(`${instruction}#${episode.trajectory.id}`) / 2 ** 32 / 1e3;
+          const score =
+            same +
+            jaccard(ours.content, theirs.content) +
+            jaccard(ours.phrasing, theirs.phrasing) / 2;
+          return { episode, score: score + tie };
+        })
+        .sort((a, b) => b.score - a.score)
+        .slice(0, SIMILAR_TASKS * 3 + 1)
+        .map((s) => s.episode);
+      if (learnt.similar.size > 10_000) learnt.similar.clear();
+      learnt.similar.set(instruction, ranked);
+    }
+    return ranked.filter((e) => e !== exclude).slice(0, k);
+  }
+
+  /** An instruction's content words and phrasing words. */
+  private taskSets(instruction: string): TaskSets {
+    const words = new Set(wordsOf(instruction));
+    const content = new Set([...words].filter((w) => this.taskWords.isContent(w)));
+    return { content, phrasing: new Set([...words].filter((w) => !content.has(w))) };
+  }
+
+  /**
+   * True when a real success ended as this ending does (the same template, values in the same
+   * roles and shapes; see `endingOf`): one of the successes of tasks like `instruction`, or,
+   * when the buffer has none, any real success. An ending unlike them is not scored a success.
+   */
+  endsLikeASuccess(instruction: string, ending: { template: string; roles: string }): boolean {
+    const profiles = this.successProfiles(instruction);
+    if (profiles.length > 0)
+      return profiles.some((p) => p.final === ending.template && p.finalRoles === ending.roles);
+    return this.ready().endings.get(ending.template)?.has(ending.roles) === true;
+  }
+
+  /** How real successes of tasks like `instruction` went (`exclude` left out). */
+  successProfiles(instruction: string, exclude?: RealEpisode): SuccessProfile[] {
+    const grammar = this.ready().grammar;
+    return this.similarEpisodes(instruction, SIMILAR_TASKS * 3, exclude)
+      .filter((e) => e.success)
+      .slice(0, SIMILAR_TASKS)
+      .map((e) => profile(e, grammar));
+  }
+
+  private ready(): Learnt {
+    if (this.learnt) return this.learnt;
+    const actions = this.episodes.flatMap((e) => [
+      ...e.trajectory.steps.map((s) => s.action),
+      ...(e.trajectory.initial.actions ?? []),
+      ...e.trajectory.steps.flatMap((s) => s.observation.actions ?? []),
+    ]);
+    const grammar = ActionGrammar.learn(actions.filter((a) => !/<[^<>]+>/.test(a)));
+    const all = new Map<string, RealStep[]>();
+    const stats = new Map<string, TemplateStats>();
+    const exact = new Map<string, RealStep>();
+    for (const episode of this.episodes) indexEpisode(episode, grammar, all, stats, exact);
+    const byTemplate = new Map(
+      [...all].map(([template, steps]) => [template, sampleOf(steps)] as const),
+    );
+    const admissible = AdmissibleRules.learn(
+      grammar,
+      this.episodes.map((e) => ({
+        view: e.view,
+        lists: [
+          e.trajectory.initial.actions,
+          ...e.trajectory.steps.map((s) => s.observation.actions),
+        ],
+      })),
+    );
+    this.learnt = {
+      grammar,
+      admissible,
+      byTemplate,
+      stats,
+      exact,
+      outcome: OutcomeModel.fit([]),
+      weights: new Map(),
+      features: new WeakMap(),
+      totals: new WeakMap(),
+      taskSets: this.episodes.map((e) => this.taskSets(e.trajectory.task.instruction)),
+      similar: new Map(),
+      endings: successEndings(this.episodes, grammar),
+    };
+    this.learnt.outcome = this.fitOutcome(grammar);
+    return this.learnt;
+  }
+
+  /** The outcome model, fit on every real episode the env ended. */
+  private fitOutcome(grammar: ActionGrammar): OutcomeModel {
+    const samples = this.episodes
+      .filter((e) => e.trajectory.steps.at(-1)?.terminated === true)
+      .map((e) => {
+        const now = e.trajectory.steps.length - 1;
+        return {
+          features: outcomeFeatures(
+            e.view,
+            now,
+            e.view.actions[now] as string,
+            e.view.texts[now + 1] as string,
+            grammar,
+            this.taskWords,
+            this.successProfiles(e.trajectory.task.instruction, e),
+          ),
+          success: e.success,
+        };
+      });
+    return OutcomeModel.fit(samples);
+  }
+}
+
+function indexEpisode(
+  episode: RealEpisode,
+  grammar: ActionGrammar,
+  all: Map<string, RealStep[]>,
+  stats: Map<string, TemplateStats>,
+  exact: Map<string, RealStep>,
+): void {
+  const { trajectory, view } = episode;
+  const answered = new Map<string, string>();
+  trajectory.steps.forEach((step, t) => {
+    const { template } = grammar.parse(step.action);
+    const s = stats.get(template) ?? emptyStats();
+    stats.set(template, s);
+    const state = t === 0 ? trajectory.initial : trajectory.steps[t - 1]?.observation;
+    const refused = step.info?.invalidAction !== undefined;
+    if (state?.actions && !isListed(state.actions, step.action)) {
+      s.unlisted++;
+      if (refused) s.unlistedRefused++;
+    }
+    if (refused) return;
+    const ref: RealStep = { episode, t };
+    push(all, template, ref);
+    exact.set(exactKey(trajectory.task, view.texts[t] as string, step.action), ref);
+    if (step.terminated && step.reward >= 1) s.successes++;
+    else if (step.terminated) {
+      const failures = s.terminal - s.successes;
+      s.failureReward = (s.failureReward * failures + step.reward) / (failures + 1);
+    } else {
+      const plain = s.steps - s.terminal;
+      s.stepReward = (s.stepReward * plain + step.reward) / (plain + 1);
+    }
+    if (step.terminated) s.terminal++;
+    s.steps++;
+    const ids = grammar.parse(step.action).values.filter(isIdLike);
+    if (ids.length > 0) {
+      const earlier = factsOf(view.texts.slice(0, t + 1) as string[]);
+      for (const [field, changed] of fieldsSet(
+        earlier,
+        factsOf([view.texts[t + 1] as string]),
+        ids,
+      )) {
+        const count = s.fields.get(field) ?? { shown: 0, set: 0 };
+        count.shown++;
+        if (changed) count.set++;
+        s.fields.set(field, count);
+      }
+    }
+    const before = answered.get(step.action);
+    if (before !== undefined) {
+      s.repeats++;
+      if (before === step.observation.text) s.sameAnswers++;
+    }
+    answered.set(step.action, step.observation.text);
+  });
+}
+
+/** Template → the roles its values played in the real successes it ended. */
+function successEndings(
+  episodes: readonly RealEpisode[],
+  grammar: ActionGrammar,
+): Map<string, Set<string>> {
+  const endings = new Map<string, Set<string>>();
+  for (const e of episodes) {
+    if (!e.success) continue;
+    const now = e.view.actions.length - 1;
+    const { template, roles } = endingOf(e.view, now, e.view.actions[now] as string, grammar);
+    const seen = endings.get(template) ?? new Set<string>();
+    seen.add(roles);
+    endings.set(template, seen);
+  }
+  return endings;
+}
+
+function emptyStats(): TemplateStats {
+  return {
+    steps: 0,
+    terminal: 0,
+    successes: 0,
+    stepReward: 0,
+    failureReward: 0,
+    repeats: 0,
+    sameAnswers: 0,
+    unlisted: 0,
+    unlistedRefused: 0,
+    fields: new Map(),
+  };
+}
+
+function exactKey(task: Task, state: string, action: string): string {
+  return `${task.id}\u0000${task.instruction}\u0000${state}\u0000${action}`;
+}
+
+/** A fixed sample of at most {@link MAX_CANDIDATES} steps, the same whatever order they came in. */
+function sampleOf(steps: readonly RealStep[]): RealStep[] {
+  if (steps.length <= MAX_CANDIDATES) return [...steps];
+  const key = (s: RealStep) => hashString(`${s.episode.trajectory.id}#${s.t}`);
+  return [...steps].sort((a, b) => key(a) - key(b)).slice(0, MAX_CANDIDATES);
+}
+
+/**
+ * What a real step led to, coarsely: whether it ended the episode, whether the state stayed as
+ * it was, the first tokens of the next text (digits masked), and whether the next text brought
+ * a content word of the instruction that neither the state nor the action had (the step reached
+ * what the task is about): the outcome the context features should tell apart.
+ */
+function outcomeLabel({ episode, t }: RealStep, taskWords: WordFrequency): string {
+  const step = episode.trajectory.steps[t];
+  const before = episode.view.texts[t] as string;
+  const after = episode.view.texts[t + 1] as string;
+  const head = tokenize(after)
+    .slice(0, 4)
+    .map((token) => maskDigits(token.text))
+    .join(' ');
+  const known = new Set(wordsOf(`${before}\n${step?.action ?? ''}`));
+  const found = new Set(wordsOf(after));
+  const reached = taskWords.of(episode.view.instruction).some((w) => found.has(w) && !known.has(w));
+  return `${step?.terminated ? 'end' : ''}|${before === after ? 'same' : head}|${reached ? 'task' : ''}`;
+}
+
+function profile(episode: RealEpisode, grammar: ActionGrammar): SuccessProfile {
+  const templates = episode.view.actions
+    .filter((_, i) => !episode.view.invalid[i])
+    .map((a) => grammar.parse(a).template);
+  const counts = new Map<string, number>();
+  for (const t of templates) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const now = episode.view.actions.length - 1;
+  const values = grammar.parse(episode.view.actions[now] ?? '').values;
+  return {
+    final: templates.at(-1) ?? '',
+    templates: new Set(templates),
+    counts,
+    steps: templates.length,
+    finalShape: values.map(valueShape).join('\u0001'),
+    finalRoles: endingOf(episode.view, now, episode.view.actions[now] ?? '', grammar).roles,
+  };
+}
+
+/** Appends `value` to the list `map` holds at `key`. */
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

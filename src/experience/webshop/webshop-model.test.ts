@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import type { Observation, Step, Task, Trajectory } from '../../core/types.ts';
+import {
+  type ItemView,
+  type ResultRow,
+  renderDone,
+  renderItem,
+  renderResults,
+  renderSearch,
+} from './grammar.ts';
+import { WebShopKnowledge } from './knowledge.ts';
+import { WebShopExperienceModel } from './webshop-model.ts';
+
+const dress: ResultRow = {
+  asin: 'B0DRESS001',
+  title: 'Juniper Lane Lightweight Summer Dress',
+  price: '$25.99',
+};
+const pricey: ResultRow = {
+  asin: 'B0DRESS002',
+  title: 'Juniper Lane Floral Summer Dress',
+  price: '$95.00',
+};
+const coffeeMaker: ResultRow = {
+  asin: 'B0COFFEE01',
+  title: 'Kitchora Auto Shut Off Coffee Maker',
+  price: '$141.00',
+};
+const sizes = [{ name: 'size', values: ['small', 'medium'] }];
+
+const task = (instruction: string): Task => ({
+  id: `task-${instruction.length}`,
+  env: 'webshop',
+  instruction,
+  origin: 'seed',
+});
+
+/** The one real episode the buffer holds: `summer dress` listed three products; the dress paid 1. */
+function realEpisode(): Trajectory {
+  const t = task(
+    'i need a lightweight summer dress in small size, and price lower than 40.00 dollars',
+  );
+  const page = (view: { text: string; actions: string[] }): Observation => ({
+    instruction: t.instruction,
+    ...view,
+  });
+  const item: Omit<ItemView, 'asin'> = { ...dress, options: sizes };
+  const step = (action: string, observation: Observation, reward = 0): Step => ({
+    action,
+    observation,
+    reward,
+    terminated: reward > 0,
+    truncated: false,
+  });
+  return {
+    id: 'real-1',
+    env: 'webshop',
+    task: t,
+    initial: page(renderSearch(t.instruction)),
+    steps: [
+      step('search[summer dress]', page(renderResults(1, 3, [dress, pricey, coffeeMaker]))),
+      step(`click[${dress.asin}]`, page(renderItem(item))),
+      step('click[small]', page(renderItem(item, 'small'))),
+      step('click[Buy Now]', page(renderDone(1)), 1),
+    ],
+    provenance: 'real-offline',
+    policyId: 'expert',
+    startedAt: '2026-01-01T00:00:00Z',
+    endedAt: '2026-01-01T00:00:01Z',
+  };
+}
+
+/** Plays `actions` in the model from the start of `t`; returns every prediction. */
+async function play(model: WebShopExperienceModel, t: Task, actions: string[]) {
+  const history: Step[] = [];
+  let state = await model.initial(t);
+  const out = [];
+  for (const action of actions) {
+    const predicted = await model.predict({ task: t, history, state, action, demonstrations: [] });
+    history.push({
+      action,
+      observation: predicted.nextState,
+      reward: predicted.reward,
+      terminated: predicted.terminated,
+      truncated: false,
+    });
+    state = predicted.nextState;
+    out.push(predicted);
+  }
+  return out;
+}
+
+describe('WebShopExperienceModel purchases (a policy unlike the expert)', () => {
+  const model = new WebShopExperienceModel(WebShopKnowledge.fromTrajectories([realEpisode()]));
+  const dressTask = task(
+    'i want a summer dress in medium size, and price lower than 40.00 dollars',
+  );
+
+  it('pays 0 for the wrong kind of product, bought from a page a real episode showed', async () => {
+    const [, opened, bought] = await play(model, dressTask, [
+      'search[summer dress]',
+      `click[${coffeeMaker.asin}]`,
+      'click[Buy Now]',
+    ]);
+    expect(bought?.terminated).toBe(true);
+    expect(bought?.reward).toBe(0);
+    expect(bought?.reasoning).toMatch(/wrong kind/);
+    // Never opened for real: its options are unknown, so none is offered.
+    expect(opened?.nextState.actions).not.toContain('click[small]');
+    expect(opened?.reasoning).toMatch(/options are unknown/);
+  });
+
+  it('pays 0 for the right kind of product far over budget', async () => {
+    const [, , bought] = await play(model, dressTask, [
+      'search[summer dress]',
+      `click[${pricey.asin}]`,
+      'click[Buy Now]',
+    ]);
+    expect(bought?.reward).toBe(0);
+    expect(bought?.reasoning).toMatch(/far over the budget/);
+  });
+
+  it('pays 1 for what the buffer shows to be a success, on pages a real episode showed', async () => {
+    const [, , , bought] = await play(model, dressTask, [
+      'search[summer dress]',
+      `click[${dress.asin}]`,
+      'click[medium]',
+      'click[Buy Now]',
+    ]);
+    expect(bought?.reward).toBe(1);
+  });
+
+  it('pays under 1 when the product was clicked on a page composed for an unseen query', async () => {
+    // One real query is too little evidence that a composed page lists what the real one would.
+    const [results, , , bought] = await play(model, dressTask, [
+      'search[dress medium]',
+      `click[${dress.asin}]`,
+      'click[medium]',
+      'click[Buy Now]',
+    ]);
+    expect(results?.nextState.actions).toContain(`click[${dress.asin}]`);
+    expect(bought?.reward).toBeGreaterThan(0);
+    expect(bought?.reward).toBeLessThan(1);
+    expect(bought?.reasoning).toMatch(/composed for a query no real episode sent/);
+  });
+});
