@@ -60,7 +60,7 @@ node -e '
   }
   if (n < 5) throw new Error(`only ${n} TypeScript examples found in README.md and docs/`);
   console.log(`README.md and docs/: ${n} TypeScript examples`);
-' "$repo/README.md" "$repo"/docs/*.md
+' "$repo/README.md" $(find "$repo/docs" -name '*.md' -not -path '*/node_modules/*' -not -path '*/.vitepress/*' -not -path '*/public/*' -not -path '*/reference/*' | sort)
 npx tsc -p tsconfig.json
 echo "type-check: examples/library and the README and docs examples compile against the package"
 node out/synthetic.js

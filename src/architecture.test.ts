@@ -3,16 +3,16 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The layer order written in the README's layout section, enforced: no module imports a layer
+ * The layer order written in the layout section of docs/guide/architecture.md, enforced: no module imports a layer
  * listed after its own, and no two files import each other, directly or through others (type-only
  * imports included: a type cycle is still two files that cannot be understood apart).
  */
 const root = import.meta.dirname;
 
-/** `src/` layers as the README lists them, lowest first. */
-function readmeLayers(): string[] {
-  const readme = readFileSync(join(root, '..', 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Layout'));
+/** `src/` layers as the architecture guide lists them, lowest first. */
+function documentedLayers(): string[] {
+  const guide = readFileSync(join(root, '..', 'docs', 'guide', 'architecture.md'), 'utf8');
+  const section = guide.slice(guide.indexOf('## Layout'));
   const block = section.slice(
     section.indexOf('```') + 3,
     section.indexOf('```', section.indexOf('```') + 3),
@@ -42,8 +42,8 @@ const layerOf = (file: string) => relative(root, file).split('/')[0] as string;
 const files = sourceFiles(root);
 
 describe('architecture', () => {
-  it('the README lists every layer of src/ once', () => {
-    const layers = readmeLayers();
+  it('the architecture guide lists every layer of src/ once', () => {
+    const layers = documentedLayers();
     const folders = readdirSync(root, { withFileTypes: true })
       .filter((e) => e.isDirectory())
       .map((e) => e.name);
@@ -52,7 +52,7 @@ describe('architecture', () => {
   });
 
   it('no module imports a layer listed after its own', () => {
-    const rank = new Map(readmeLayers().map((layer, i) => [layer, i]));
+    const rank = new Map(documentedLayers().map((layer, i) => [layer, i]));
     const upward = files
       .filter((file) => !isTestSupport(file) && rank.has(layerOf(file)))
       .flatMap((file) =>
