@@ -30,6 +30,7 @@ const formats = [
   { text: 'export-rl format', link: '/export-rl-format' },
   { text: 'Web observation', link: '/web-observation' },
   { text: 'Web experience model', link: '/web-experience-model' },
+  { text: 'Fidelity and false positives', link: '/fidelity' },
   { text: 'Quality definitions', link: '/quality' },
   { text: 'Deployment', link: '/deploy' },
   { text: 'Site: forum', link: '/sites/forum' },

@@ -72,6 +72,19 @@ describe('dreamgym fidelity', () => {
     ).toBe(4);
   }, 60_000);
 
+  it('plays the free-running expert at its own mistake rate (--free-epsilon), the data at --epsilon', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-epsilon-'));
+    const run = await runCli([
+      'fidelity',
+      ...['--env', 'webshop', '--episodes', '3', '--offline-episodes', '10'],
+      ...['--free-policy', 'expert', '--free-epsilon', '0.7', '--out', out],
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const report = readFileSync(join(out, 'fidelity.md'), 'utf8');
+    expect(report).toContain('Offline data: 10 episodes (webshop-expert(eps=0.3))');
+    expect(report).toContain('## Free-running (webshop-expert(eps=0.7)');
+  }, 60_000);
+
   it('replays recorded episodes (--free-data): their successes checked in the real env', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-recorded-'));
     // Real expert episodes stand in for what a served synthetic env recorded: two successes its

@@ -103,3 +103,21 @@ describe('WebShopKnowledge: what it learns for judging purchases', () => {
     expect(knowledge.typeShare(hose, 'Floral Summer Dress')).toBeUndefined();
   });
 });
+
+describe('WebShopKnowledge.purchaseFeatures: words the buffer vouches for', () => {
+  it('counts the words of a query the real engine listed the product first for as known', () => {
+    const knowledge = WebShopKnowledge.fromTrajectories([
+      searched('non gmo granola', [
+        row('B0AAAAAAAA', 'Crunchy Granola'),
+        row('B0BBBBBBBB', 'Granola Clusters'),
+      ]),
+    ]);
+    const ask = 'i need non gmo granola, and price lower than 30.00 dollars';
+    const known = (asin: string) =>
+      knowledge.purchaseFeatures(ask, knowledge.products.get(asin) as never, [])[0];
+    // First for `non gmo granola`: the engine matched `non gmo` in what its page does not show.
+    expect(known('B0AAAAAAAA')).toBe(1);
+    // Second: only its title's `granola` is known.
+    expect(known('B0BBBBBBBB')).toBeCloseTo(1 / 3);
+  });
+});

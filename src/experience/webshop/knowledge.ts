@@ -355,17 +355,24 @@ export class WebShopKnowledge {
   }
 
   /**
-   * Per product, the wanted words of instructions a real purchase of it fully satisfied (reward
-   * 1): it has those attributes, whether or not its pages showed them.
+   * Per product, words the buffer vouches it has though its pages may not show them: the wanted
+   * words of instructions a real purchase of it fully satisfied (reward 1), and the words of the
+   * queries the real engine listed it first for (the engine indexes more than a page shows, and
+   * puts first what matches the query best).
    */
   private verifiedWords(): Map<string, Set<string>> {
     if (!this.memo.verified) {
       const verified = new Map<string, Set<string>>();
+      const vouch = (asin: string, words: readonly string[]) => {
+        const known = verified.get(asin) ?? new Set<string>();
+        for (const w of words) known.add(w);
+        verified.set(asin, known);
+      };
       for (const p of this.purchases) {
-        if (p.reward < 1) continue;
-        const words = verified.get(p.asin) ?? new Set<string>();
-        for (const w of readInstruction(p.instruction, this.vocabulary()).wanted) words.add(w);
-        verified.set(p.asin, words);
+        if (p.reward >= 1) vouch(p.asin, readInstruction(p.instruction, this.vocabulary()).wanted);
+      }
+      for (const [asin, listed] of this.listings) {
+        for (const [query, place] of listed) if (place === 0) vouch(asin, contentWords(query));
       }
       this.memo.verified = verified;
     }

@@ -144,3 +144,49 @@ describe('WebShopExperienceModel purchases (a policy unlike the expert)', () => 
     expect(bought?.reasoning).toMatch(/composed for a query no real episode sent/);
   });
 });
+
+describe('WebShopExperienceModel: pages composed for an unseen query', () => {
+  /** A real episode that only searched `query` and saw `rows`. */
+  const searchOnly = (query: string, rows: ResultRow[]): Trajectory => {
+    const real = realEpisode();
+    const first = real.steps[0] as Step;
+    return {
+      ...real,
+      id: `real-${query}`,
+      steps: [
+        {
+          ...first,
+          action: `search[${query}]`,
+          observation: { ...first.observation, ...renderResults(1, rows.length, rows) },
+          truncated: true,
+        },
+      ],
+    };
+  };
+
+  it('pays in full when the buffer shows such pages list what the real engine lists', async () => {
+    // Three one-word queries whose real first result comes first again when ranked from the
+    // buffer alone: a first place on a composed one-word page is listed for real with chance
+    // (3 + 1) / (3 + 2) = 0.8, sure enough to pay.
+    const model = new WebShopExperienceModel(
+      WebShopKnowledge.fromTrajectories([
+        realEpisode(),
+        searchOnly('juniper', [dress, pricey]),
+        searchOnly('coffee', [coffeeMaker]),
+        searchOnly('floral', [pricey]),
+      ]),
+    );
+    const dressTask = task(
+      'i want a summer dress in medium size, and price lower than 40.00 dollars',
+    );
+    const [results, , , bought] = await play(model, dressTask, [
+      'search[lightweight]',
+      `click[${dress.asin}]`,
+      'click[medium]',
+      'click[Buy Now]',
+    ]);
+    expect(results?.nextState.actions?.[1]).toBe(`click[${dress.asin}]`);
+    expect(bought?.reward).toBe(1);
+    expect(bought?.reasoning).toMatch(/with chance 0\.80/);
+  });
+});
