@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { parseSiteFlags, siteVariable } from '../envs/web/sites/url-sites.ts';
+import { EXPERIENCE_CHOICES, type ExperienceChoice } from '../experience/llm-free.ts';
 
 /** Commander parser for an integer option with bounds; the error names the option's rule. */
 export function intOption(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -35,6 +36,21 @@ export function splitOption(value: string): 'train' | 'test' {
   }
   return value;
 }
+
+/** Commander parser for `--experience`: which LLM-free experience model (see `llmFreeModel`). */
+export function experienceOption(value: string): ExperienceChoice {
+  const choice = EXPERIENCE_CHOICES.find((c) => c === value);
+  if (choice === undefined) {
+    throw new InvalidArgumentError(
+      `expected one of ${EXPERIENCE_CHOICES.join(', ')}, got "${value}".`,
+    );
+  }
+  return choice;
+}
+
+/** The help text of `--experience`, the same on every command that takes it. */
+export const EXPERIENCE_HELP =
+  "the LLM-free experience model: auto (the family's hand-written model where it has one, else the generic one learnt from the buffer), generic (the generic one for any family) or nearest (the nearest-neighbour baseline)";
 
 /** Commander collector for a repeatable option: every value, in order. */
 export function repeatable(value: string, previous: readonly string[] = []): string[] {

@@ -14,16 +14,16 @@ import { WebShopExperienceModel } from './webshop/webshop-model.ts';
 
 const REAL = ['real-offline', 'real-online'] as const;
 
+/** The valid {@link ExperienceChoice} values. */
+export const EXPERIENCE_CHOICES = ['auto', 'generic', 'nearest'] as const;
+
 /**
  * Which LLM-free experience model to use: `auto` the hand-written one where the family has one
  * (webshop, household, the web families), else the generic one; `generic` the generic model for
  * any family (to compare it with a hand-written one on its own family); `nearest` the
  * nearest-neighbour baseline, which copies the most similar real transition.
  */
-export type ExperienceChoice = 'auto' | 'generic' | 'nearest';
-
-/** The valid {@link ExperienceChoice} values. */
-export const EXPERIENCE_CHOICES: readonly ExperienceChoice[] = ['auto', 'generic', 'nearest'];
+export type ExperienceChoice = (typeof EXPERIENCE_CHOICES)[number];
 
 /** Options of {@link llmFreeModel}. */
 export interface LlmFreeOptions {

@@ -7,7 +7,7 @@ import type { LlmClient } from '../llm/client.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { WriteBehind } from '../replay/write-behind.ts';
 import { LlmExperienceModel } from './llm/llm-model.ts';
-import { llmFreeModel } from './llm-free.ts';
+import { type ExperienceChoice, llmFreeModel } from './llm-free.ts';
 import { SyntheticEnv } from './synthetic-env.ts';
 
 /** Transitions above which a served synthetic env's buffer answers from the ANN index. */
@@ -46,6 +46,8 @@ export interface SyntheticEntryOptions extends EnvOptions {
    * model learnt from the buffer.
    */
   llm?: { client: LlmClient; historyWindow?: number };
+  /** Without `llm`: which LLM-free model (see `llmFreeModel`); default `auto`. */
+  experience?: ExperienceChoice;
   /** Demonstrations retrieved per step. Default 4. */
   k?: number;
   /** Share of the demonstrations that are real, the rest synthetic. Default 1. */
@@ -99,14 +101,14 @@ export async function syntheticEntry(
           historyWindow: options.llm.historyWindow,
         }),
       })
-    : await llmFreeModel(family, buffer);
+    : await llmFreeModel(family, buffer, { experience: options.experience ?? 'auto' });
   const tasks = real.tasks(options);
   const writer = new WriteBehind(buffer, {
     warn: options.warn ?? ((message) => console.error(message)),
   });
   return {
     maxSteps: real.maxSteps,
-    description: `synthetic ${family}: the ${options.llm ? `LLM experience model (${options.llm.client.id})` : 'LLM-free experience model'} over ${options.db}`,
+    description: `synthetic ${family}: the ${options.llm ? 'LLM' : 'LLM-free'} experience model ${model.id} over ${options.db}`,
     make: (o) =>
       new TimeLimit(
         new SyntheticEnv({

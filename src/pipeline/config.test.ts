@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.ts';
+import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
 import { loadRunConfig, parseRunConfig } from './config.ts';
+import { makeExperienceModel } from './experience-model.ts';
 
 describe('run config', () => {
   it('fills every default from an empty config', () => {
@@ -24,6 +26,31 @@ describe('run config', () => {
     expect(() => parseRunConfig({ experienceModel: { kind: 'llm' } })).toThrow(
       /needs url and model .* or gguf/,
     );
+  });
+
+  it('picks the LLM-free model by experienceModel.model, refusing one it does not know', async () => {
+    expect(parseRunConfig({}).experienceModel.model).toBeUndefined();
+    const buffer = SqliteReplayBuffer.open();
+    for (const [model, id] of [
+      ['generic', 'llm-free/generic'],
+      ['nearest', 'llm-free/nearest-neighbor'],
+    ] as const) {
+      const config = parseRunConfig({ experienceModel: { model } });
+      expect((await makeExperienceModel(config.experienceModel, 'webshop', buffer)).id).toBe(id);
+    }
+    await buffer.close();
+    expect(() => parseRunConfig({ experienceModel: { model: 'handmade' } })).toThrow(
+      /experienceModel\.model: .*"auto"\|"generic"\|"nearest"/,
+    );
+    expect(() =>
+      parseRunConfig({
+        experienceModel: {
+          kind: 'llm',
+          model: 'generic',
+          llm: { url: 'http://127.0.0.1:1/v1', model: 'm' },
+        },
+      }),
+    ).toThrow(/experienceModel\.model picks the LLM-free model .*set kind to llm-free/);
   });
 
   it('reads YAML and JSON files, naming the file on a syntax error', async () => {

@@ -6,6 +6,7 @@ import { ConfigError } from '../core/errors.ts';
 import type { EnvEntry } from '../envs/env.ts';
 import { isModuleRef, MODULE_PREFIX, parseModuleRef } from '../envs/module-entry.ts';
 import { registerEnv, resolveEnvRef } from '../envs/registry.ts';
+import { EXPERIENCE_CHOICES } from '../experience/llm-free.ts';
 
 const LlmConfig = z.strictObject({
   /** OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (vLLM). */
@@ -62,6 +63,12 @@ export const RunConfig = z.strictObject({
   experienceModel: z
     .strictObject({
       kind: z.enum(['llm-free', 'llm']).default('llm-free'),
+      /**
+       * kind llm-free: which model (default `auto`): `auto` the family's hand-written model where
+       * it has one, else the generic one learnt from the buffer; `generic` the generic one for any
+       * family; `nearest` the nearest-neighbour baseline.
+       */
+      model: z.enum(EXPERIENCE_CHOICES).optional(),
       /** Demonstrations retrieved per synthetic step (0: the no-retrieval ablation). */
       k: z.number().int().nonnegative().default(4),
       /** Show the model the episode's history (false: the no-history ablation). */
@@ -149,6 +156,11 @@ export function parseRunConfig(raw: unknown, source = 'config', baseDir?: string
     config.env = { ...config.env, module: resolve(baseDir, config.env.module) };
   }
   if (config.experienceModel.kind === 'llm') {
+    if (config.experienceModel.model !== undefined) {
+      throw new ConfigError(
+        `${source}: experienceModel.model picks the LLM-free model (${EXPERIENCE_CHOICES.join(', ')}); drop it, or set kind to llm-free.`,
+      );
+    }
     const llm = config.experienceModel.llm;
     if (!llm || (!llm.gguf && !(llm.url && llm.model))) {
       throw new ConfigError(

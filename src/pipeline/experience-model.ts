@@ -36,7 +36,9 @@ export async function makeExperienceModel(
   buffer: ReplayBuffer,
   llm?: LlmClient,
 ): Promise<ExperienceModel> {
-  if (config.kind === 'llm-free') return await llmFreeModel(env, buffer);
+  if (config.kind === 'llm-free') {
+    return await llmFreeModel(env, buffer, { experience: config.model ?? 'auto' });
+  }
   if (!config.llm && !llm)
     throw new ConfigError('experienceModel.llm needs url and model, or gguf.');
   // An env of no known family is described to the LLM from what its real episodes show.

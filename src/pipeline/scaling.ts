@@ -1,6 +1,6 @@
 import { initTf } from '../core/tf.ts';
 import type { TaskSchedule } from '../curriculum/schedule.ts';
-import { llmFreeModel } from '../experience/llm-free.ts';
+import { type ExperienceChoice, llmFreeModel } from '../experience/llm-free.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { makePolicy } from '../policy/registry.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
@@ -29,6 +29,8 @@ export interface ScalingOptions {
   epsilon: number;
   /** GRPO iterations in the synthetic env. */
   syntheticIterations: number;
+  /** Which LLM-free experience model (see `llmFreeModel`); default `auto`. */
+  experience?: ExperienceChoice;
   trainer: Partial<TrainerConfig>;
   /** Held-out test tasks of the real-env evaluation. */
   evalEpisodes: number;
@@ -105,7 +107,9 @@ export async function runScaling(options: ScalingOptions): Promise<ScalingResult
       const buffer = await ReplayBuffer.open({ encoder: new TransitionEncoder() });
       try {
         await buffer.add(offline);
-        const model = await llmFreeModel(options.env, buffer);
+        const model = await llmFreeModel(options.env, buffer, {
+          experience: options.experience ?? 'auto',
+        });
         const fidelity = await teacherForced({ model, buffer, trajectories: heldOut });
         const policy = new ChoicePolicy({ seed });
         const schedule = options.curriculum?.(setup, seed);

@@ -9,6 +9,7 @@ import { type CurriculumMode, checkMode } from '../curriculum/selection.ts';
 import { TrajectoryWriter } from '../data/trajectory-file.ts';
 import type { EnvOptions, TaskSource, TaskSplit } from '../envs/env.ts';
 import { envEntry } from '../envs/registry.ts';
+import type { ExperienceChoice } from '../experience/llm-free.ts';
 import {
   isSyntheticRef,
   type SyntheticEntry,
@@ -66,6 +67,8 @@ export interface ServeEnvOptions {
    * local GGUF file) with its prompt's history window; default the LLM-free model.
    */
   llm?: ServedLlm;
+  /** A synthetic env's LLM-free experience model when no `llm` is given; default `auto`. */
+  experience?: ExperienceChoice;
   /** A synthetic env's demonstrations retrieved per step. Default 4. */
   k?: number;
   /**
@@ -192,6 +195,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
         }),
         ...(options.k !== undefined && { k: options.k }),
         ...(options.realShare !== undefined && { realShare: options.realShare }),
+        ...(options.experience !== undefined && { experience: options.experience }),
       })
     : undefined;
   const entry = synthetic ?? envEntry(options.env);

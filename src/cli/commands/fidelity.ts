@@ -22,7 +22,13 @@ import { loadPolicy } from '../../policy/load.ts';
 import { hasExpert } from '../../policy/registry.ts';
 import { ReplayBuffer } from '../../replay/open-buffer.ts';
 import { collect } from '../../rl/collect.ts';
-import { addSiteOption, intOption, probabilityOption } from '../options.ts';
+import {
+  addSiteOption,
+  EXPERIENCE_HELP,
+  experienceOption,
+  intOption,
+  probabilityOption,
+} from '../options.ts';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
@@ -83,6 +89,7 @@ export function fidelityCommand(program: Command): void {
       'webshop',
     )
     .option('--model <kind>', 'experience model: llm-free or llm', 'llm-free')
+    .option('--experience <model>', `llm-free: ${EXPERIENCE_HELP}`, experienceOption, 'auto')
     .option('--llm-url <url>', 'llm: OpenAI-compatible base URL')
     .option('--llm-model <name>', 'llm: model name')
     .option('--gguf <path>', 'llm: a local GGUF model instead of a server')
@@ -133,9 +140,13 @@ export function fidelityCommand(program: Command): void {
       '--out <dir>',
       'where fidelity.json and fidelity.md go (default runs/fidelity-<env>-<time>)',
     )
-    .action(async (o) => {
+    .action(async (o, command: Command) => {
       if (o.model !== 'llm-free' && o.model !== 'llm')
         throw new ConfigError(`--model must be llm-free or llm, got "${o.model}".`);
+      if (o.model === 'llm' && command.getOptionValueSource('experience') === 'cli')
+        throw new ConfigError(
+          '--experience picks the LLM-free model: drop it, or drop --model llm.',
+        );
       if (o.freeTasks !== 'held-out' && o.freeTasks !== 'offline')
         throw new ConfigError(`--free-tasks must be held-out or offline, got "${o.freeTasks}".`);
       const outDir =
@@ -189,6 +200,7 @@ export function fidelityCommand(program: Command): void {
         const model = await makeExperienceModel(
           {
             kind: o.model,
+            model: o.experience,
             k: o.k,
             history: true,
             writeBack: false,

@@ -12,7 +12,7 @@ import { runQuality } from '../../pipeline/quality/quality.ts';
 import { qualityTable, writeQualityReport } from '../../pipeline/quality/quality-report.ts';
 import { loadPolicy } from '../../policy/load.ts';
 import { hasExpert } from '../../policy/registry.ts';
-import { intOption, probabilityOption } from '../options.ts';
+import { EXPERIENCE_HELP, experienceOption, intOption, probabilityOption } from '../options.ts';
 
 /**
  * `dreamgym quality`: the quality of synthetic experience (the paper's Fig. 4) by LLM-free
@@ -30,6 +30,7 @@ export function qualityCommand(program: Command): void {
       'webshop',
     )
     .option('--model <kind>', 'experience model: llm-free or llm', 'llm-free')
+    .option('--experience <model>', `llm-free: ${EXPERIENCE_HELP}`, experienceOption, 'auto')
     .option('--llm-url <url>', 'llm model: OpenAI-compatible base URL')
     .option('--llm-model <name>', 'llm model: model name')
     .option('--gguf <path>', 'llm model: a local GGUF model instead of a server')
@@ -52,9 +53,13 @@ export function qualityCommand(program: Command): void {
       '--out <dir>',
       'where quality.json, .md and the plot go (default runs/quality-<env>-<time>)',
     )
-    .action(async (o) => {
+    .action(async (o, command: Command) => {
       if (o.model !== 'llm-free' && o.model !== 'llm')
         throw new ConfigError(`--model must be llm-free or llm, got "${o.model}".`);
+      if (o.model === 'llm' && command.getOptionValueSource('experience') === 'cli')
+        throw new ConfigError(
+          '--experience picks the LLM-free model: drop it, or drop --model llm.',
+        );
       if ((o.judgeUrl === undefined) !== (o.judgeModel === undefined))
         throw new ConfigError(
           'the judge needs both --judge-url and --judge-model (or --judge-gguf).',
@@ -115,7 +120,9 @@ export function qualityCommand(program: Command): void {
         k: o.k,
         seed: o.seed,
         model: (buffer) =>
-          client ? new LlmExperienceModel({ llm: client }) : llmFreeModel(o.env, buffer),
+          client
+            ? new LlmExperienceModel({ llm: client })
+            : llmFreeModel(o.env, buffer, { experience: o.experience }),
         ...(client && {
           withoutReasoning: () => new LlmExperienceModel({ llm: client, reasoning: false }),
         }),

@@ -9,7 +9,7 @@ import { isWebFamily } from '../../experience/llm-free.ts';
 import { runScaling } from '../../pipeline/scaling.ts';
 import { scalingTable, writeScalingReport } from '../../pipeline/scaling-report.ts';
 import { hasExpert } from '../../policy/registry.ts';
-import { intOption, probabilityOption } from '../options.ts';
+import { EXPERIENCE_HELP, experienceOption, intOption, probabilityOption } from '../options.ts';
 
 /** Commander parser for a comma-separated list of positive integers, ascending. */
 function sizesOption(value: string): number[] {
@@ -45,6 +45,7 @@ export function scalingCommand(program: Command): void {
     .option('--seeds <n>', 'seeds per point (a CI across seeds)', intOption(1), 1)
     .option('--seed <n>', 'first seed', intOption(0), 0)
     .option('--epsilon <p>', "the offline expert's mistake rate", probabilityOption, 0.3)
+    .option('--experience <model>', EXPERIENCE_HELP, experienceOption, 'auto')
     .option('--synthetic-iterations <n>', 'GRPO iterations in the synthetic env', intOption(1), 30)
     .option('--eval-episodes <n>', 'held-out test tasks in the real env', intOption(1), 200)
     .option(
@@ -76,6 +77,7 @@ export function scalingCommand(program: Command): void {
         seeds: o.seeds,
         epsilon: o.epsilon,
         syntheticIterations: o.syntheticIterations,
+        experience: o.experience,
         // The demo's webshop settings.
         trainer: { tasksPerIteration: 16, groupSize: 8 },
         evalEpisodes: o.evalEpisodes,

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { DEFAULT_MAX_ACTION_CHARS } from '../../core/action-limit.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { checkMode } from '../../curriculum/selection.ts';
+import { EXPERIENCE_CHOICES, type ExperienceChoice } from '../../experience/llm-free.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../../server/app.ts';
 import { checkToken } from '../../server/auth.ts';
 import {
@@ -20,7 +21,13 @@ import {
   type ServeEnvOptions,
   serveEnv,
 } from '../../server/serve-env.ts';
-import { addSiteOption, intOption, probabilityOption, splitOption } from '../options.ts';
+import {
+  addSiteOption,
+  EXPERIENCE_HELP,
+  intOption,
+  probabilityOption,
+  splitOption,
+} from '../options.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -81,7 +88,7 @@ export function serveCommand(program: Command): void {
     )
     .option(
       '--experience <model>',
-      'synthetic envs: the experience model, llm-free (learnt from the buffer) or llm',
+      `synthetic envs: the experience model, llm (the reasoning LLM) or one learnt from the buffer without an LLM: llm-free (the same as auto), or ${EXPERIENCE_HELP.replace(/^the LLM-free experience model: /, '')}`,
       'llm-free',
     )
     .option('--llm-url <url>', '--experience llm: OpenAI-compatible base URL with /v1 (vLLM, …)')
@@ -290,7 +297,11 @@ function requireTasks(path: string | undefined): string {
   return path;
 }
 
-/** The `llm` option of `serveEnv` from `--experience llm` and its flags; LLM flags alone are refused. */
+/**
+ * The experience model options of `serveEnv` from `--experience` and its flags: `llm` with
+ * `--experience llm`, else the LLM-free model it names (`llm-free` is `auto`); LLM flags without
+ * `--experience llm` are refused.
+ */
 function servedLlmFromFlags(o: {
   experience: string;
   llmUrl?: string;
@@ -298,23 +309,28 @@ function servedLlmFromFlags(o: {
   apiKey?: string;
   gguf?: string;
   historyWindow?: number;
-}): { llm?: ServedLlm } {
+}): { llm?: ServedLlm; experience?: ExperienceChoice } {
   const given = [
     ['--llm-url', o.llmUrl],
     ['--llm-model', o.llmModel],
     ['--gguf', o.gguf],
     ['--history-window', o.historyWindow],
   ].filter(([, value]) => value !== undefined);
-  if (o.experience === 'llm-free') {
+  if (o.experience !== 'llm') {
+    const experience = EXPERIENCE_CHOICES.find(
+      (c) => c === (o.experience === 'llm-free' ? 'auto' : o.experience),
+    );
+    if (experience === undefined) {
+      throw new ConfigError(
+        `unknown --experience "${o.experience}"; use llm, llm-free or one of ${EXPERIENCE_CHOICES.join(', ')}.`,
+      );
+    }
     if (given.length > 0) {
       throw new ConfigError(
         `${given.map(([flag]) => flag).join(', ')}: options of the LLM experience model; add --experience llm.`,
       );
     }
-    return {};
-  }
-  if (o.experience !== 'llm') {
-    throw new ConfigError(`unknown --experience "${o.experience}"; use llm-free or llm.`);
+    return experience === 'auto' ? {} : { experience };
   }
   const apiKey = o.apiKey ?? process.env.OPENAI_API_KEY;
   return {

@@ -30,6 +30,20 @@ describe('a next state composed from a real transition', () => {
     );
   });
 
+  it('answers with this episode’s own line where the real answer repeated a line of its state', () => {
+    const real = step(
+      [
+        'Place: yard\nHold: a pen and a key',
+        'Hold: a pen and a key\nPlace: yard\nHold: a pen and a key',
+      ],
+      ['list'],
+    );
+    const ours = step(['Place: shed\nHold: a cup'], []);
+    expect(composeNext({ view: real.view, now: 0 }, ours, new Map())).toBe(
+      'Hold: a cup\nPlace: shed\nHold: a cup',
+    );
+  });
+
   it('takes a new page whole, its values swapped', () => {
     const real = step(['Search', 'Results for lamps\n[R-1] a lamp'], ['find[lamps]']);
     const ours = step(['Search'], []);

@@ -116,6 +116,14 @@ function recompose(
       walked = Math.max(walked, placeLine + 1);
       return;
     }
+    // A line the real state had word for word, shown again elsewhere (an answer that repeats a
+    // line of the page, such as a list of what one holds): ours of its kind, not theirs.
+    if (stateLine !== undefined) {
+      const mine = ourS[stateLine] as string;
+      brought.add(mine);
+      out.push(mine);
+      return;
+    }
     const made = changedLine(line, p, replaced, ourP, fromPlace, mapping);
     brought.add(made);
     out.push(made);

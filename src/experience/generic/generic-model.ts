@@ -21,8 +21,8 @@ import { type EpisodeStep, instructionMapping, valueMapping } from './value-mapp
 const SAME_ANSWER_SHARE = 0.8;
 /** … over at least this many repeats in the buffer. */
 const MIN_REPEATS = 3;
-/** The very task's real step of the very action counts this much more when picking a step. */
-const SAME_TASK_BONUS = 2;
+/** A real step of the most similar task counts this much more when picking a step (less down the list). */
+const LIKENESS_WEIGHT = 0.5;
 /** Tasks most like this one whose real steps are preferred, a little, to compose from. */
 const SIMILAR_TASKS = 20;
 /** Initial states remembered (by task id) to complete the episodes of later predictions. */
@@ -127,10 +127,7 @@ export class GenericExperienceModel implements ExperienceModel {
     action: string,
     stats: TemplateStats | undefined,
   ): ExperiencePrediction | undefined {
-    const lookup =
-      stats !== undefined &&
-      stats.repeats >= MIN_REPEATS &&
-      stats.sameAnswers / stats.repeats >= SAME_ANSWER_SHARE;
+    const lookup = stats !== undefined && isLookup(stats);
     for (let i = now - 1; i >= 0; i--) {
       if (view.actions[i] !== action || view.invalid[i]) continue;
       const sameState = view.texts[i] === view.texts[now];
@@ -181,29 +178,34 @@ export class GenericExperienceModel implements ExperienceModel {
     const ours = contextFeatures(view, now, action, grammar, knowledge.taskWords);
     const weights = knowledge.weights(template);
     const ourTotal = totalWeight(ours, weights);
-    // The very task's real answer to the very action is this episode's answer; all the more so
-    // when the action names things (ids, names: not the env's vocabulary), whose answers are the
-    // things' own wherever the episode stands.
-    const names = parsed.values.every((v) => knowledge.pageWords.of(v).length > 0);
-    const sameWorldBonus = SAME_TASK_BONUS * (names && parsed.values.length > 0 ? 50 : 1);
     const similar = knowledge.similarEpisodes(task.instruction, SIMILAR_TASKS);
     const likeness = new Map(similar.map((e, rank) => [e, 1 - rank / SIMILAR_TASKS]));
     let best: RealStep = candidates[0] as RealStep;
     let bestScore = Number.NEGATIVE_INFINITY;
+    let own: RealStep | undefined;
+    let ownScore = Number.NEGATIVE_INFINITY;
     for (const candidate of candidates) {
       const score =
         weightedAgreement(ours, knowledge.features(candidate), weights, {
           ours: ourTotal,
           theirs: knowledge.totalWeight(candidate, template),
         }) +
-        (sameWorld(candidate, task, action) ? sameWorldBonus : 0) +
-        ((likeness.get(candidate.episode) ?? 0) * SAME_TASK_BONUS) / 4 +
+        (likeness.get(candidate.episode) ?? 0) * LIKENESS_WEIGHT +
         tieBreak(task, now, candidate);
       if (score > bestScore) {
         bestScore = score;
         best = candidate;
       }
+      if (sameWorld(candidate, task, action) && score > ownScore) {
+        ownScore = score;
+        own = candidate;
+      }
     }
+    // The very task's real answer to the very action is this episode's answer when the
+    // circumstances call for the same kind of outcome (a lookup answers as the thing is, wherever
+    // the episode stands); where they call for another (putting a thing down in another place
+    // than the real episode did), the step whose circumstances match is.
+    if (own && knowledge.outcomeOf(own) === knowledge.outcomeOf(best)) best = own;
     const source: EpisodeStep = { view: best.episode.view, now: best.t };
     const target: EpisodeStep = { view, now };
     const real = best.episode.trajectory.steps[best.t] as Step;
@@ -282,6 +284,11 @@ export class GenericExperienceModel implements ExperienceModel {
       terminated: true,
     };
   }
+}
+
+/** True when real episodes repeating the template's actions from other states got the same answers. */
+function isLookup(stats: TemplateStats): boolean {
+  return stats.repeats >= MIN_REPEATS && stats.sameAnswers / stats.repeats >= SAME_ANSWER_SHARE;
 }
 
 /** True when `step` is this very task's real episode taking this very action (its world is ours). */

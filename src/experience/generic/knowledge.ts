@@ -36,7 +36,12 @@ export interface TemplateStats {
   stepReward: number;
   /** Mean reward of the episode ends that were not successes. */
   failureReward: number;
-  /** The same action taken again later in an episode: how often, and how often it answered the same. */
+  /**
+   * The same action taken again later in an episode from another state: how often, and how
+   * often it answered the same (a lookup, whose answer does not depend on where the episode
+   * stands). A repeat from the same state, or one that differs in a line or two (the last
+   * action's message: the episode went and came back), tells nothing of that, and is not counted.
+   */
   repeats: number;
   sameAnswers: number;
   /**
@@ -167,6 +172,11 @@ export class GenericKnowledge {
     return features;
   }
 
+  /** What a real step led to, coarsely (see `outcomeLabel`): the outcome its context should tell. */
+  outcomeOf(step: RealStep): string {
+    return outcomeLabel(step, this.taskWords, this.ready().grammar);
+  }
+
   /** The summed weight of a real step's context features under its template's weights. */
   totalWeight(step: RealStep, template: string): number {
     const learnt = this.ready();
@@ -185,7 +195,7 @@ export class GenericKnowledge {
     const weights = informationGain(
       this.candidates(template).map((step) => ({
         features: this.features(step),
-        label: outcomeLabel(step, this.taskWords),
+        label: this.outcomeOf(step),
       })),
     );
     learnt.weights.set(template, weights);
@@ -324,7 +334,7 @@ function indexEpisode(
   exact: Map<string, RealStep>,
 ): void {
   const { trajectory, view } = episode;
-  const answered = new Map<string, string>();
+  const answered = new Map<string, { state: string; answer: string }>();
   trajectory.steps.forEach((step, t) => {
     const { template } = grammar.parse(step.action);
     const s = stats.get(template) ?? emptyStats();
@@ -364,12 +374,24 @@ function indexEpisode(
       }
     }
     const before = answered.get(step.action);
-    if (before !== undefined) {
+    const from = view.texts[t] as string;
+    if (before !== undefined && anotherPage(before.state, from)) {
       s.repeats++;
-      if (before === step.observation.text) s.sameAnswers++;
+      if (before.answer === step.observation.text) s.sameAnswers++;
     }
-    answered.set(step.action, step.observation.text);
+    answered.set(step.action, { state: from, answer: step.observation.text });
   });
+}
+
+/**
+ * True when `b` is another page than `a`, not the same one with another first line (the last
+ * action's message): it shares no line with it, or differs in more than one.
+ */
+function anotherPage(a: string, b: string): boolean {
+  const lines = b.split('\n').filter((l) => l.trim().length > 0);
+  const have = new Set(a.split('\n'));
+  const differing = lines.filter((l) => !have.has(l)).length;
+  return differing === lines.length || differing > 1;
 }
 
 /** Template → the roles its values played in the real successes it ended. */
@@ -417,17 +439,28 @@ function sampleOf(steps: readonly RealStep[]): RealStep[] {
 
 /**
  * What a real step led to, coarsely: whether it ended the episode, whether the state stayed as
- * it was, the first tokens of the next text (digits masked), and whether the next text brought
- * a content word of the instruction that neither the state nor the action had (the step reached
- * what the task is about): the outcome the context features should tell apart.
+ * it was, the first tokens of the next text (digits masked, and the action's own values: the
+ * answer's kind, not which thing it named, which would make the context features tell things
+ * apart instead of circumstances), and whether the next text brought a content word of the
+ * instruction that neither the state nor the action had (the step reached what the task is
+ * about): the outcome the context features should tell apart.
  */
-function outcomeLabel({ episode, t }: RealStep, taskWords: WordFrequency): string {
+function outcomeLabel(
+  { episode, t }: RealStep,
+  taskWords: WordFrequency,
+  grammar: ActionGrammar,
+): string {
   const step = episode.trajectory.steps[t];
   const before = episode.view.texts[t] as string;
   const after = episode.view.texts[t + 1] as string;
+  const valueWords = new Set(
+    grammar
+      .parse(step?.action ?? '')
+      .values.flatMap((v) => tokenize(v).map((token) => token.text.toLowerCase())),
+  );
   const head = tokenize(after)
     .slice(0, 4)
-    .map((token) => maskDigits(token.text))
+    .map((token) => (valueWords.has(token.text.toLowerCase()) ? '<v>' : maskDigits(token.text)))
     .join(' ');
   const known = new Set(wordsOf(`${before}\n${step?.action ?? ''}`));
   const found = new Set(wordsOf(after));

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { Observation, Step, Task, Trajectory } from '../../core/types.ts';
+import { GenericExperienceModel } from './generic-model.ts';
+import { GenericKnowledge } from './knowledge.ts';
+
+/** A real episode of `task` made of `steps` (the text, reward and end after each action). */
+function episode(
+  task: Task,
+  initial: string,
+  steps: Array<[action: string, text: string, reward?: number, terminated?: boolean]>,
+): Trajectory {
+  return {
+    id: `${task.id}-${steps.length}-${steps.map((s) => s[0]).join()}`,
+    env: task.env,
+    task,
+    initial: { text: initial, instruction: task.instruction },
+    steps: steps.map(
+      ([action, text, reward = 0, terminated = false]): Step => ({
+        action,
+        observation: { text, instruction: task.instruction },
+        reward,
+        terminated,
+        truncated: false,
+      }),
+    ),
+    provenance: 'real-offline',
+    policyId: 'hand',
+    startedAt: new Date(0).toISOString(),
+    endedAt: new Date(0).toISOString(),
+  };
+}
+
+describe('GenericKnowledge', () => {
+  it('takes an action as a lookup only when repeated from another page answers the same', () => {
+    // Going and coming back changes a page's first line only: the same page, no evidence either
+    // way. From another page, the same action answered otherwise: not a lookup.
+    const task: Task = { id: 't/0', env: 'tiny', instruction: 'Walk about.', origin: 'seed' };
+    const ways: Record<string, string> = { yard: 'left, right', shed: 'right', barn: 'up' };
+    const page = (message: string, place: string) =>
+      `${message}\nPlace: ${place}\nWays: ${ways[place]}\nHold: nothing`;
+    const knowledge = GenericKnowledge.fromTrajectories([
+      episode(task, page('Start.', 'yard'), [
+        ['walk[left]', page('You walk.', 'shed')],
+        ['walk[right]', page('You walk.', 'yard')],
+        ['walk[left]', page('You walk.', 'shed')],
+        ['walk[left]', page('You walk.', 'barn')],
+      ]),
+    ]);
+    const template = knowledge.grammar.parse('walk[left]').template;
+    expect(knowledge.stats(template)).toMatchObject({ repeats: 1, sameAnswers: 0 });
+  });
+
+  it("labels a step's outcome by the answer's kind, not by the value it named", () => {
+    const task: Task = { id: 't/0', env: 'tiny', instruction: 'Tidy up.', origin: 'seed' };
+    const knowledge = GenericKnowledge.fromTrajectories([
+      episode(task, 'Here: hall\nHold: pen, cup', [
+        ['put[pen]', 'You put the pen away.\nHere: hall\nHold: cup'],
+        ['put[cup]', 'You put the cup away.\nHere: hall\nHold: nothing'],
+      ]),
+    ]);
+    const steps = knowledge.candidates(knowledge.grammar.parse('put[pen]').template);
+    expect(steps).toHaveLength(2);
+    const [first, second] = steps.map((s) => knowledge.outcomeOf(s));
+    expect(first).toBe(second);
+    expect(first).not.toContain('pen');
+  });
+});
+
+describe('GenericExperienceModel, the very task’s real step', () => {
+  it('is not copied where the circumstances call for another outcome than it had', async () => {
+    // Leaving a thing ends an episode in the place the task names, and only there.
+    const places = ['north hall', 'south hall', 'east hall', 'west hall'];
+    const things = ['pen', 'cup', 'lamp', 'bell', 'coin'];
+    const episodes: Trajectory[] = [];
+    let n = 0;
+    for (const thing of things) {
+      for (const goal of places) {
+        const task: Task = {
+          id: `tiny/${n++}`,
+          env: 'tiny',
+          instruction: `Leave the ${thing} in the ${goal}.`,
+          origin: 'seed',
+        };
+        const elsewhere = places[(places.indexOf(goal) + 1) % places.length] as string;
+        const page = (place: string, held: string) => `You are in the ${place}.\nHold: ${held}`;
+        episodes.push(
+          episode(task, page(elsewhere, thing), [
+            [`leave[${thing}]`, `You leave the ${thing}.\n${page(elsewhere, 'nothing')}`],
+            [`take[${thing}]`, `You take the ${thing}.\n${page(elsewhere, thing)}`],
+            [`walk[${goal}]`, `You walk.\n${page(goal, thing)}`],
+            [`leave[${thing}]`, `You leave the ${thing}.\n${page(goal, 'nothing')}`, 1, true],
+          ]),
+        );
+      }
+    }
+    const model = new GenericExperienceModel(GenericKnowledge.fromTrajectories(episodes));
+    // Task 0 (the pen, the north hall): this episode holds the pen in the west hall, where its
+    // real episode never stood, and leaves it there.
+    const real = episodes[0] as Trajectory;
+    const state: Observation = {
+      text: 'You walk.\nYou are in the west hall.\nHold: pen',
+      instruction: real.task.instruction,
+    };
+    const history: Step[] = [
+      {
+        action: 'walk[west hall]',
+        observation: state,
+        reward: 0,
+        terminated: false,
+        truncated: false,
+      },
+    ];
+    const prediction = await model.predict({
+      task: real.task,
+      history,
+      state,
+      action: 'leave[pen]',
+      demonstrations: [],
+    });
+    expect(prediction.terminated).toBe(false);
+    expect(prediction.reward).toBe(0);
+    // In the place the task names, the real ending is the answer.
+    const there = { ...state, text: 'You walk.\nYou are in the north hall.\nHold: pen' };
+    const ending = await model.predict({
+      task: real.task,
+      history: [{ ...(history[0] as Step), action: 'walk[north hall]', observation: there }],
+      state: there,
+      action: 'leave[pen]',
+      demonstrations: [],
+    });
+    expect(ending.terminated).toBe(true);
+  });
+});
