@@ -31,6 +31,7 @@ const formats = [
   { text: 'Web observation', link: '/web-observation' },
   { text: 'Web experience model', link: '/web-experience-model' },
   { text: 'Fidelity and false positives', link: '/fidelity' },
+  { text: 'The generic experience model', link: '/generic-model' },
   { text: 'Quality definitions', link: '/quality' },
   { text: 'Deployment', link: '/deploy' },
   { text: 'Site: forum', link: '/sites/forum' },
