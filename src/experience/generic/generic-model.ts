@@ -344,7 +344,7 @@ function changedBy(
 
 /** A tiny, fixed preference among equally good steps, so ties do not always go the same way. */
 function tieBreak(task: Task, now: number, step: RealStep): number {
-  return (hashString(`${task.id}#${now}#${step.episode.trajectory.id}#${step.t}`) / 2 ** 32) * 1e-6;
+  return (hashString(`${task.id}#${now}#${step.episode.key}#${step.t}`) / 2 ** 32) * 1e-6;
 }
 
 function clip(text: string): string {

@@ -16,6 +16,11 @@ export interface RealEpisode {
   view: EpisodeView;
   /** Ended by the env (not cut off) with reward 1. */
   success: boolean;
+  /**
+   * What the episode is, for tie-breaks: its task and its actions. Trajectory ids are drawn at
+   * random, so hashing them made the same buffer answer differently from run to run.
+   */
+  key: string;
 }
 
 /** Step `t` of a real episode: the transition from `view.texts[t]` by `view.actions[t]`. */
@@ -114,6 +119,7 @@ export class GenericKnowledge {
       trajectory,
       view: EpisodeView.ofTrajectory(trajectory),
       success: last?.terminated === true && last.reward >= 1,
+      key: `${trajectory.task.id}\u0000${trajectory.steps.map((s) => s.action).join('\u0001')}`,
     };
     this.episodes.push(episode);
     this.taskWords.add(trajectory.task.instruction);
@@ -216,7 +222,7 @@ export class GenericKnowledge {
         .map((episode, i) => {
           const theirs = learnt.taskSets[i] as TaskSets;
           const same = episode.trajectory.task.instruction === instruction ? 2 : 0;
-          const tie = hashString(`${instruction}#${episode.trajectory.id}`) / 2 ** 32 / 1e3;
+          const tie = hashString(`${instruction}#${episode.key}`) / 2 ** 32 / 1e3;
           const score =
             same +
             jaccard(ours.content, theirs.content) +
@@ -433,7 +439,7 @@ function exactKey(task: Task, state: string, action: string): string {
 /** A fixed sample of at most {@link MAX_CANDIDATES} steps, the same whatever order they came in. */
 function sampleOf(steps: readonly RealStep[]): RealStep[] {
   if (steps.length <= MAX_CANDIDATES) return [...steps];
-  const key = (s: RealStep) => hashString(`${s.episode.trajectory.id}#${s.t}`);
+  const key = (s: RealStep) => hashString(`${s.episode.key}#${s.t}`);
   return [...steps].sort((a, b) => key(a) - key(b)).slice(0, MAX_CANDIDATES);
 }
 
