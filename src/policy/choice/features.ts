@@ -1,14 +1,8 @@
 import { actionContext, budgetOf, contentWords, priceIn, words } from '../../core/text.ts';
-import { isActionTemplate, type Observation } from '../../core/types.ts';
+import { isActionTemplate } from '../../core/types.ts';
 import { fillTemplate } from '../../envs/actions.ts';
 import { bigramsOf, coverage, pairCoverage } from './coverage.ts';
-import type {
-  ChoiceFeatures,
-  Decision,
-  FamilyFeatures,
-  HashTokens,
-  PageFamily,
-} from './feature-set.ts';
+import type { ChoiceFeatures, Decision, HashTokens, PageFamily } from './feature-set.ts';
 import { addHashed, addHashedCrosses } from './hashing.ts';
 import { householdFeatures } from './household-features.ts';
 import { proposeQueries } from './query-proposer.ts';
