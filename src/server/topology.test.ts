@@ -487,9 +487,12 @@ describe('three serve instances behind HAProxy, one PostgreSQL', () => {
     for (const id of wanted) expect(stored, id).toContain(id);
     expect(ids.length).toBeGreaterThan(0);
     // Every finished episode's reward is in the curriculum: it is filed before the last step's
-    // answer goes out, the victim's included.
+    // answer goes out, the victim's included. So a client the kill cut off may also have one
+    // episode filed whose last answer never reached it, and no more than one.
     const groups = await poolAttempts(range(iterationsSoFar, iterationsSoFar + 200));
-    expect(groups.flat().reduce((a, b) => a + b, 0)).toBe(total());
+    const filed = groups.flat().reduce((a, b) => a + b, 0);
+    expect(filed).toBeGreaterThanOrEqual(total());
+    expect(filed).toBeLessThanOrEqual(total() + errors.filter((e) => e !== undefined).length);
     iterationsSoFar += 200;
     await Promise.all(clients.map((c) => c.close()));
   }, 150_000);
