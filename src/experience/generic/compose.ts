@@ -9,7 +9,7 @@
  */
 import { lcs } from './align.ts';
 import { mergeLine } from './merge.ts';
-import { lineKey, lineOverlap, substitute } from './text.ts';
+import { lineKey, lineOverlap, linesByKey, substitute } from './text.ts';
 import type { EpisodeStep } from './value-mapping.ts';
 
 /** Below this share of lines in common, a next state is a new page, not a changed one. */
@@ -23,6 +23,7 @@ export function composeNext(
   source: EpisodeStep,
   target: EpisodeStep,
   mapping: ReadonlyMap<string, string>,
+  keeps: (key: string) => boolean = () => false,
 ): string {
   const texts = source.view.texts;
   const next = texts[source.now + 1] as string;
@@ -35,11 +36,12 @@ export function composeNext(
       place = i;
     }
   }
-  if (best < SAME_PAGE) return substitute(next, mapping);
   const ourState = target.view.texts[target.now] as string;
+  if (best < SAME_PAGE) return newPage(next, texts[source.now] as string, ourState, mapping, keeps);
   const ourPlace = place === source.now ? ourState : ourVisit(target, substitute(next, mapping));
   // A page shown again that this episode has not shown: as new to it as to a new page.
-  if (ourPlace === undefined) return substitute(next, mapping);
+  if (ourPlace === undefined)
+    return newPage(next, texts[source.now] as string, ourState, mapping, keeps);
   return recompose(
     {
       state: texts[source.now] as string,
@@ -49,6 +51,33 @@ export function composeNext(
     { state: ourState, place: ourPlace },
     mapping,
   );
+}
+
+/**
+ * A new page, its values swapped; but a line the real step carried over word for word from its
+ * state, of a kind the action's template leaves as it is (`keeps`: what one holds, when one
+ * moves), is this episode's line of that kind: it is about this episode, not the real one.
+ */
+function newPage(
+  next: string,
+  realState: string,
+  ourState: string,
+  mapping: ReadonlyMap<string, string>,
+  keeps: (key: string) => boolean,
+): string {
+  const carried = new Set(realState.split('\n'));
+  const ours = linesByKey(ourState);
+  return next
+    .split('\n')
+    .map((line) => {
+      const key = lineKey(line);
+      // The last of ours of that kind (an answer may repeat one earlier on the page).
+      const mine = ours.get(key)?.split('\n').at(-1);
+      return mine !== undefined && carried.has(line) && keeps(key)
+        ? mine
+        : substitute(line, mapping);
+    })
+    .join('\n');
 }
 
 /**

@@ -25,6 +25,8 @@ const NEAR = 6;
  *   value (its record);
  * - `li:<line key>` a line of the state holds a content word of the instruction;
  * - `w<j>:<word>` a word near slot j's value in the state (what the page says of it);
+ *   `c<j>:<word>` a word of the clause that holds it (up to the nearest `;`, `|` or line end:
+ *   the list entry it is part of, however long);
  * - `nt<j>` a content word of the instruction stands near slot j's value in the state;
  *   `near<j>:<k>` a word of slot j's value stands near slot k's value.
  */
@@ -68,9 +70,11 @@ export function contextFeatures(
     const at = positions[j] as number[];
     if (near(at, (t) => content.has(t.text.toLowerCase()) && !containsValue(value, t.text)))
       features.add(`nt${j}`);
-    for (const p of at.slice(0, 4))
+    for (const p of at.slice(0, 4)) {
       for (const t of tokens.slice(Math.max(0, p - NEAR), p + NEAR))
         if (t.word) features.add(`w${j}:${maskDigits(t.text)}`);
+      for (const t of clauseOf(state, tokens, p)) features.add(`c${j}:${maskDigits(t.text)}`);
+    }
     const mine = new Set(
       tokenize(value)
         .filter((t) => t.word)
@@ -93,6 +97,37 @@ function addWords(features: Set<string>, prefix: string, text: string, tokens = 
     features.add(key);
     if (++n >= MAX_WORDS) return;
   }
+}
+
+/** Clause ends: a list's separators and line ends. */
+const CLAUSE_END = /[;|\n]/;
+/** Words of a clause taken as features, at most, each side of the value. */
+const CLAUSE_WORDS = 24;
+
+/** The word tokens of the clause around token `p` (see {@link CLAUSE_END}). */
+function clauseOf(text: string, tokens: readonly Token[], p: number): Token[] {
+  const out: Token[] = [];
+  const between = (a: Token, b: Token) => CLAUSE_END.test(text.slice(a.end, b.start));
+  for (let i = p, n = 0; i >= 0 && n < CLAUSE_WORDS; i--) {
+    const t = tokens[i] as Token;
+    if (t.text === ';' || t.text === '|') break;
+    if (t.word) {
+      out.push(t);
+      n++;
+    }
+    const before = tokens[i - 1];
+    if (before && between(before, t)) break;
+  }
+  for (let i = p + 1, n = 0; i < tokens.length && n < CLAUSE_WORDS; i++) {
+    const t = tokens[i] as Token;
+    const before = tokens[i - 1] as Token;
+    if (t.text === ';' || t.text === '|' || between(before, t)) break;
+    if (t.word) {
+      out.push(t);
+      n++;
+    }
+  }
+  return out;
 }
 
 function positionsOf(tokens: readonly Token[], value: string): number[] {

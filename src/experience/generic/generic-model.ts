@@ -11,10 +11,15 @@ import { composeNext } from './compose.ts';
 import { contextFeatures, totalWeight, weightedAgreement } from './context-features.ts';
 import { EpisodeView } from './episode.ts';
 import { applyFacts, factsOf, withoutMentions } from './json-facts.ts';
-import type { GenericKnowledge, RealStep, TemplateStats } from './knowledge.ts';
+import {
+  type GenericKnowledge,
+  keepsLines,
+  type RealStep,
+  type TemplateStats,
+} from './knowledge.ts';
 import { nextActions } from './next-actions.ts';
 import { endingOf, outcomeFeatures } from './outcome-features.ts';
-import { substitute } from './text.ts';
+import { lineOverlap, linesByKey, substitute } from './text.ts';
 import { type EpisodeStep, instructionMapping, valueMapping } from './value-mapping.ts';
 
 /** A template answers a repeated action the same way this often (or more) to be replayed. */
@@ -162,6 +167,62 @@ export class GenericExperienceModel implements ExperienceModel {
     return undefined;
   }
 
+  /**
+   * The line keys that tell where an action of this template stands: the keys of the page's
+   * frame (most texts have them: a place, its exits, what is there, what one holds; not the
+   * message of the last action) that the template's real steps had in their states.
+   */
+  private placeKeys(stats: TemplateStats): string[] {
+    return [...stats.lines.keys()].filter((key) => this.knowledge.isFrame(key));
+  }
+
+  /**
+   * A real step of this very task that took this very action from where this episode stands:
+   * its state's frame lines are ours (the most lines in common with our state among several).
+   * Undefined when pages have no frame.
+   */
+  private samePlace(
+    task: Task,
+    view: EpisodeView,
+    now: number,
+    action: string,
+    stats: TemplateStats,
+  ): RealStep | undefined {
+    const keys = this.placeKeys(stats);
+    if (keys.length === 0) return undefined;
+    const state = view.texts[now] as string;
+    const ours = linesByKey(state);
+    let found: RealStep | undefined;
+    let most = -1;
+    for (const step of this.knowledge.inWorld(task, action)) {
+      const text = step.episode.view.texts[step.t] as string;
+      const theirs = linesByKey(text);
+      if (!keys.every((key) => ours.get(key) === theirs.get(key))) continue;
+      const overlap = lineOverlap(text, state);
+      if (overlap > most) {
+        most = overlap;
+        found = step;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The lines of where an ending stands (the page's frame lines its template leaves as they are:
+   * the place, not what the ending changes) that no real episode of this very task showed: an
+   * ending in a world the buffer does not vouch for. Empty where pages have no frame the
+   * template keeps (a JSON answer): such worlds are told by the facts the episode read.
+   */
+  private unvouched(task: Task, state: string, stats: TemplateStats): string[] {
+    const seen = this.knowledge.worldLines(task);
+    const out: string[] = [];
+    for (const [key, lines] of linesByKey(state)) {
+      if (!this.knowledge.isFrame(key) || !keepsLines(stats, key)) continue;
+      for (const line of lines.split('\n')) if (!seen.has(line)) out.push(line);
+    }
+    return out;
+  }
+
   /** The next state composed from the real step of this template that fits best. */
   private compose(
     task: Task,
@@ -180,11 +241,14 @@ export class GenericExperienceModel implements ExperienceModel {
     const ourTotal = totalWeight(ours, weights);
     const similar = knowledge.similarEpisodes(task.instruction, SIMILAR_TASKS);
     const likeness = new Map(similar.map((e, rank) => [e, 1 - rank / SIMILAR_TASKS]));
-    let best: RealStep = candidates[0] as RealStep;
+    // The very task's real episode took this very action from the same place (the lines such
+    // actions change, of the page's frame, are as ours): its answer is ours, in its world as is.
+    const place = this.samePlace(task, view, now, action, stats);
+    let best: RealStep = place ?? (candidates[0] as RealStep);
     let bestScore = Number.NEGATIVE_INFINITY;
     let own: RealStep | undefined;
     let ownScore = Number.NEGATIVE_INFINITY;
-    for (const candidate of candidates) {
+    for (const candidate of place ? [] : candidates) {
       const score =
         weightedAgreement(ours, knowledge.features(candidate), weights, {
           ours: ourTotal,
@@ -201,19 +265,20 @@ export class GenericExperienceModel implements ExperienceModel {
         own = candidate;
       }
     }
-    // The very task's real answer to the very action is this episode's answer when the
-    // circumstances call for the same kind of outcome (a lookup answers as the thing is, wherever
-    // the episode stands); where they call for another (putting a thing down in another place
-    // than the real episode did), the step whose circumstances match is.
-    if (own && knowledge.outcomeOf(own) === knowledge.outcomeOf(best)) best = own;
+    // Where pages have no frame the template changes (a JSON answer), the very task's real
+    // answer to the very action is this episode's answer when the circumstances call for the
+    // same kind of outcome (a lookup answers as the thing is, wherever the episode stands).
+    const placeless = this.placeKeys(stats).length === 0;
+    if (placeless && own && knowledge.outcomeOf(own) === knowledge.outcomeOf(best)) best = own;
     const source: EpisodeStep = { view: best.episode.view, now: best.t };
     const target: EpisodeStep = { view, now };
     const real = best.episode.trajectory.steps[best.t] as Step;
     // The very task's real episode took this very action: its world is this episode's, as is.
-    const mapping = sameWorld(best, task, action)
-      ? new Map<string, string>()
-      : valueMapping(source, real.action, target, action, grammar, knowledge.pageWords);
-    let composed = composeNext(source, target, mapping);
+    const mapping =
+      best === place || (placeless && sameWorld(best, task, action))
+        ? new Map<string, string>()
+        : valueMapping(source, real.action, target, action, grammar, knowledge.pageWords);
+    let composed = composeNext(source, target, mapping, (key) => keepsLines(stats, key));
     // A value nobody showed (not this episode, not the task) where the real step's value had
     // been shown: the thing it names is not there, and the answer says nothing of it.
     parsed.values.forEach((value, j) => {
@@ -257,27 +322,31 @@ export class GenericExperienceModel implements ExperienceModel {
       task.instruction,
       endingOf(view, now, action, grammar),
     );
-    const p = likeASuccess
-      ? knowledge.outcome.probability(
-          outcomeFeatures(
-            view,
-            now,
-            action,
-            text,
-            grammar,
-            knowledge.taskWords,
-            knowledge.successProfiles(task.instruction),
-          ),
-        )
-      : 0;
+    const unvouched = likeASuccess ? this.unvouched(task, view.texts[now] as string, stats) : [];
+    const p =
+      likeASuccess && unvouched.length === 0
+        ? knowledge.outcome.probability(
+            outcomeFeatures(
+              view,
+              now,
+              action,
+              text,
+              grammar,
+              knowledge.taskWords,
+              knowledge.successProfiles(task.instruction),
+            ),
+          )
+        : 0;
     const draw =
       hashString(`${task.id}\u0000${view.actions.join('\u0001')}\u0000${action}`) / 2 ** 32;
     const success = draw < p;
     return {
       reasoning: `${from}; the real step ended its episode, so this one ends: ${
-        likeASuccess
-          ? `a success with probability ${p.toFixed(2)} (outcome model), ${success ? 'drawn a success' : 'drawn a failure'}`
-          : 'a failure (no real success of a task like it ended with such an action on values in such roles)'
+        unvouched.length > 0
+          ? `a failure: it ends where no real episode of this task stood ("${clip(unvouched[0] as string)}"), so no success the buffer vouches for`
+          : likeASuccess
+            ? `a success with probability ${p.toFixed(2)} (outcome model), ${success ? 'drawn a success' : 'drawn a failure'}`
+            : 'a failure (no real success of a task like it ended with such an action on values in such roles)'
       }.`,
       nextState,
       reward: success ? 1 : stats.failureReward,

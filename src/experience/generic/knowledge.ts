@@ -7,7 +7,15 @@ import { EpisodeView } from './episode.ts';
 import { factsOf, fieldsSet } from './json-facts.ts';
 import { endingOf, outcomeFeatures, type SuccessProfile } from './outcome-features.ts';
 import { OutcomeModel } from './outcome-model.ts';
-import { isIdLike, jaccard, maskDigits, tokenize, valueShape, wordsOf } from './text.ts';
+import {
+  isIdLike,
+  jaccard,
+  linesByKey,
+  maskDigits,
+  tokenize,
+  valueShape,
+  wordsOf,
+} from './text.ts';
 import { WordFrequency } from './word-frequency.ts';
 
 /** One real episode as the generic model keeps it. */
@@ -57,6 +65,27 @@ export interface TemplateStats {
   /** Steps taken while not listed in a state that lists actions, and how many the env refused. */
   unlisted: number;
   unlistedRefused: number;
+  /**
+   * Line key (see `lineKey`) → how many steps had lines of that key in both their state and
+   * their next state, and how many of those changed them: what the template's actions change
+   * (a move, the place) and what they leave (what one holds).
+   */
+  lines: Map<string, { both: number; changed: number }>;
+}
+
+/** A template changes a line key when its steps changed it at least this often. */
+const CHANGES = 0.5;
+/** … over at least this many steps. */
+const MIN_LINE_STEPS = 3;
+/** A line key is part of the page's frame when at least this share of the buffer's texts have it. */
+const FRAME_SHARE = 0.8;
+
+/** True when the template's real steps mostly leave lines of `key` as they were. */
+export function keepsLines(stats: TemplateStats, key: string): boolean {
+  const count = stats.lines.get(key);
+  return (
+    count !== undefined && count.both >= MIN_LINE_STEPS && count.changed < CHANGES * count.both
+  );
 }
 
 /** Real transitions of one template the model composes from, at most (a fixed sample). */
@@ -81,6 +110,12 @@ interface Learnt {
   endings: Map<string, Set<string>>;
   /** Instruction → the episodes most like it, best first. */
   similar: Map<string, RealEpisode[]>;
+  /** Task and action → the real steps of this very task that took this very action. */
+  inWorld: Map<string, RealStep[]>;
+  /** The line keys most texts have (see {@link FRAME_SHARE}). */
+  frame: Set<string>;
+  /** Task → every line its real episodes' texts showed. */
+  worldLines: Map<string, Set<string>>;
 }
 
 interface TaskSets {
@@ -159,6 +194,24 @@ export class GenericKnowledge {
   /** The real step of this very task from this very state by this very action, if one was seen. */
   exact(task: Task, state: string, action: string): RealStep | undefined {
     return this.ready().exact.get(exactKey(task, state, action));
+  }
+
+  /** Every real step of this very task (same id and instruction) that took this very action. */
+  inWorld(task: Task, action: string): readonly RealStep[] {
+    return this.ready().inWorld.get(worldKey(task, action)) ?? [];
+  }
+
+  /** Every line the real episodes of this very task showed (empty for a task the buffer lacks). */
+  worldLines(task: Task): ReadonlySet<string> {
+    return this.ready().worldLines.get(worldKey(task, '')) ?? new Set();
+  }
+
+  /**
+   * True when `key` is a line key of the page's frame: most of the buffer's texts have a line of
+   * it (a place, what one holds), unlike the message of the last action.
+   */
+  isFrame(key: string): boolean {
+    return this.ready().frame.has(key);
   }
 
   /** The context features of a real step (see `contextFeatures`). */
@@ -277,7 +330,9 @@ export class GenericKnowledge {
     const all = new Map<string, RealStep[]>();
     const stats = new Map<string, TemplateStats>();
     const exact = new Map<string, RealStep>();
-    for (const episode of this.episodes) indexEpisode(episode, grammar, all, stats, exact);
+    const inWorld = new Map<string, RealStep[]>();
+    for (const episode of this.episodes)
+      indexEpisode(episode, grammar, all, stats, { exact, inWorld });
     const byTemplate = new Map(
       [...all].map(([template, steps]) => [template, sampleOf(steps)] as const),
     );
@@ -304,6 +359,9 @@ export class GenericKnowledge {
       taskSets: this.episodes.map((e) => this.taskSets(e.trajectory.task.instruction)),
       similar: new Map(),
       endings: successEndings(this.episodes, grammar),
+      inWorld,
+      frame: frameKeys(this.episodes),
+      worldLines: linesOfTasks(this.episodes),
     };
     this.learnt.outcome = this.fitOutcome(grammar);
     return this.learnt;
@@ -337,7 +395,7 @@ function indexEpisode(
   grammar: ActionGrammar,
   all: Map<string, RealStep[]>,
   stats: Map<string, TemplateStats>,
-  exact: Map<string, RealStep>,
+  { exact, inWorld }: { exact: Map<string, RealStep>; inWorld: Map<string, RealStep[]> },
 ): void {
   const { trajectory, view } = episode;
   const answered = new Map<string, { state: string; answer: string }>();
@@ -355,6 +413,8 @@ function indexEpisode(
     const ref: RealStep = { episode, t };
     push(all, template, ref);
     exact.set(exactKey(trajectory.task, view.texts[t] as string, step.action), ref);
+    push(inWorld, worldKey(trajectory.task, step.action), ref);
+    countLines(s, view.texts[t] as string, view.texts[t + 1] as string);
     if (step.terminated && step.reward >= 1) s.successes++;
     else if (step.terminated) {
       const failures = s.terminal - s.successes;
@@ -429,7 +489,50 @@ function emptyStats(): TemplateStats {
     unlisted: 0,
     unlistedRefused: 0,
     fields: new Map(),
+    lines: new Map(),
   };
+}
+
+/** Counts, for each line key both texts have, whether the step changed its lines. */
+function countLines(stats: TemplateStats, before: string, after: string): void {
+  const a = linesByKey(before);
+  const b = linesByKey(after);
+  for (const [key, lines] of a) {
+    const next = b.get(key);
+    if (next === undefined) continue;
+    const count = stats.lines.get(key) ?? { both: 0, changed: 0 };
+    count.both++;
+    if (next !== lines) count.changed++;
+    stats.lines.set(key, count);
+  }
+}
+
+/** The line keys at least {@link FRAME_SHARE} of the episodes' texts have. */
+function frameKeys(episodes: readonly RealEpisode[]): Set<string> {
+  const counts = new Map<string, number>();
+  let texts = 0;
+  for (const e of episodes)
+    for (const text of e.view.texts) {
+      texts++;
+      for (const key of linesByKey(text).keys()) counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  return new Set([...counts].filter(([, n]) => n >= FRAME_SHARE * texts).map(([key]) => key));
+}
+
+/** Task → the lines its real episodes' texts showed. */
+function linesOfTasks(episodes: readonly RealEpisode[]): Map<string, Set<string>> {
+  const byTask = new Map<string, Set<string>>();
+  for (const e of episodes) {
+    const key = worldKey(e.trajectory.task, '');
+    const lines = byTask.get(key) ?? new Set<string>();
+    for (const text of e.view.texts) for (const line of text.split('\n')) lines.add(line);
+    byTask.set(key, lines);
+  }
+  return byTask;
+}
+
+function worldKey(task: Task, action: string): string {
+  return `${task.id}\u0000${task.instruction}\u0000${action}`;
 }
 
 function exactKey(task: Task, state: string, action: string): string {

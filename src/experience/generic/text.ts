@@ -83,6 +83,18 @@ export const valueShape: (value: string) => string = memoize((value) =>
     .join(' '),
 );
 
+/** A text's lines grouped by key (lines of one key joined in order); keyless lines left out. */
+export function linesByKey(text: string): Map<string, string> {
+  const byKey = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const key = lineKey(line);
+    if (key.length === 0) continue;
+    const known = byKey.get(key);
+    byKey.set(key, known === undefined ? line : `${known}\n${line}`);
+  }
+  return byKey;
+}
+
 /** Line-level overlap: the share of `b`'s non-empty lines that `a` holds word for word. */
 export function lineOverlap(a: string, b: string): number {
   const lines = b.split('\n').filter((l) => l.trim().length > 0);
