@@ -1,25 +1,17 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTrajectories } from '../data/trajectory-file.ts';
+import { runCliInProcess } from './testing/run-cli-in-process.ts';
 
-const bin = join(import.meta.dirname, '../../scripts/dreamgym-dev.js');
-
-function dreamgym(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [bin, ...args], {
-    encoding: 'utf8',
-    input,
-    timeout: 60_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const dreamgym = (args: string[], stdin?: string) =>
+  runCliInProcess(args, stdin === undefined ? {} : { stdin });
 
 describe('dreamgym CLI', () => {
   it('collect writes valid trajectories and prints a summary', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'dreamgym-cli-')), 'data', 'offline.jsonl');
-    const run = dreamgym([
+    const run = await dreamgym([
       'collect',
       '--env',
       'webshop',
@@ -47,8 +39,8 @@ describe('dreamgym CLI', () => {
     expect(trajectories[0]?.policyId).toBe('webshop-expert(eps=0.3)');
   });
 
-  it('names the problem and the fix for bad options', () => {
-    const badEpsilon = dreamgym([
+  it('names the problem and the fix for bad options', async () => {
+    const badEpsilon = await dreamgym([
       'collect',
       '--env',
       'webshop',
@@ -59,10 +51,10 @@ describe('dreamgym CLI', () => {
     ]);
     expect(badEpsilon.code).not.toBe(0);
     expect(badEpsilon.stderr).toMatch(/--epsilon.*expected a number from 0 to 1/);
-    const badEnv = dreamgym(['collect', '--env', 'shop', '--out', '/tmp/never.jsonl']);
+    const badEnv = await dreamgym(['collect', '--env', 'shop', '--out', '/tmp/never.jsonl']);
     expect(badEnv.code).not.toBe(0);
     expect(badEnv.stderr).toMatch(/unknown env "shop"; available: webshop/);
-    const badPolicy = dreamgym([
+    const badPolicy = await dreamgym([
       'collect',
       '--env',
       'webshop',
@@ -75,14 +67,14 @@ describe('dreamgym CLI', () => {
       /"oracle" is neither a policy name \(expert, explorer, random, llm\) nor a folder with a saved policy/,
     );
     // The web table has no real-RL budget and one seed a run: such options are refused, not ignored.
-    const webSeeds = dreamgym(['demo', '--env', 'web', '--seeds', '3', '--budget', '5000']);
+    const webSeeds = await dreamgym(['demo', '--env', 'web', '--seeds', '3', '--budget', '5000']);
     expect(webSeeds.code).toBe(1);
     expect(webSeeds.stderr).toContain('demo --env web does not use --budget, --seeds');
     expect(webSeeds.stderr).toContain('run --seed 0, --seed 1');
-  }, 120_000); // four CLI start-ups in a row: slow on a loaded 2-core machine
+  });
 
-  it('play runs an episode from typed input', () => {
-    const run = dreamgym(
+  it('play runs an episode from typed input', async () => {
+    const run = await dreamgym(
       ['play', '--env', 'webshop', '--seed', '3'],
       'search[shoes]\n3\nclick[Buy Now]\n',
     );

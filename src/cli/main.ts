@@ -1,6 +1,5 @@
-import { CommanderError } from 'commander';
-import { DreamGymError } from '../core/errors.ts';
 import { buildProgram } from './program.ts';
+import { runProgram } from './run-program.ts';
 
 // `dreamgym … | head` closes stdout early: stop quietly instead of crashing on EPIPE.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -8,13 +7,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-try {
-  await buildProgram().parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) process.exit(error.exitCode);
-  if (error instanceof DreamGymError) {
-    console.error(`error: ${error.message}`);
-    process.exit(1);
-  }
-  throw error;
-}
+const code = await runProgram(buildProgram(), process.argv.slice(2));
+// A failed run exits at once, even if something it started still holds the event loop; a
+// successful one ends when its work has closed, so nothing it wrote is cut short.
+if (code !== 0) process.exit(code);

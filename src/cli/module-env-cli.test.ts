@@ -94,7 +94,7 @@ describe('a module env on the command line', () => {
         'evaluation: { episodes: 6, every: 0 }',
       ].join('\n'),
     );
-    const r = await runCli(['run', config, '--out', join(dir, 'run')], 120_000);
+    const r = await runCli(['run', config, '--out', join(dir, 'run')]);
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/held-out success after synthetic training: \d+\.\d%/);
@@ -105,20 +105,17 @@ describe('a module env on the command line', () => {
 
   it('fidelity and quality take the module; quality names the missing lens', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dg-module-cli-'));
-    const fidelity = await runCli(
-      [
-        'fidelity',
-        '--env',
-        lamps,
-        '--offline-episodes',
-        '30',
-        '--episodes',
-        '10',
-        '--out',
-        join(dir, 'fid'),
-      ],
-      120_000,
-    );
+    const fidelity = await runCli([
+      'fidelity',
+      '--env',
+      lamps,
+      '--offline-episodes',
+      '30',
+      '--episodes',
+      '10',
+      '--out',
+      join(dir, 'fid'),
+    ]);
     expect(fidelity.code).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'fid', 'fidelity.json'), 'utf8'));
     expect(report.teacherForced.transitions).toBeGreaterThan(0);

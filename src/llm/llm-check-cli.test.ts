@@ -1,28 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/testing/run-cli.ts';
+import { runCliInProcess as dreamgym } from '../cli/testing/run-cli-in-process.ts';
+import { spawningTestTimeout } from '../cli/testing/timeouts.ts';
 import { FakeOpenAiServer } from './testing/fake-openai-server.ts';
 import { writeTinyLlamaGguf } from './testing/tiny-gguf.ts';
-
-const bin = join(import.meta.dirname, '../../scripts/dreamgym-dev.js');
-
-/** Runs the CLI asynchronously: the fake server lives in this process and must keep serving. */
-async function dreamgym(args: string[], nodeOptions: string[] = []) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      [...nodeOptions, bin, ...args],
-      { timeout: 60_000 },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-}
 
 describe('dreamgym llm check', () => {
   let server: FakeOpenAiServer;
@@ -67,25 +51,29 @@ describe('dreamgym llm check', () => {
     expect(run.stdout).toMatch(/answer\s+\{"answer":"(yes|no)"\}/);
   });
 
-  it('works without node-llama-cpp installed, and says how to install it for --gguf', async () => {
+  // In child processes: what a process without node-llama-cpp resolves is the point here.
+  it('works without node-llama-cpp installed, and says how to install it for --gguf', {
+    timeout: spawningTestTimeout(2),
+  }, async () => {
     // A module hook that makes node-llama-cpp unresolvable, as after `npm ci --omit=optional`.
     const dir = mkdtempSync(join(tmpdir(), 'dreamgym-cli-'));
     const hide = join(dir, 'hide-llama.mjs');
     const hook = `export async function resolve(specifier, context, next) {
-      if (specifier !== 'node-llama-cpp') return next(specifier, context);
-      throw Object.assign(new Error("Cannot find package 'node-llama-cpp'"), { code: 'ERR_MODULE_NOT_FOUND' });
+    if (specifier !== 'node-llama-cpp') return next(specifier, context);
+    throw Object.assign(new Error("Cannot find package 'node-llama-cpp'"), { code: 'ERR_MODULE_NOT_FOUND' });
     }`;
     writeFileSync(
       hide,
       `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});\n`,
     );
     const gguf = await writeTinyLlamaGguf(join(dir, 't.gguf'));
-    const local = await dreamgym(['llm', 'check', '--gguf', gguf], ['--import', hide]);
+    const nodeOptions = ['--import', hide];
+    const local = await runCli(['llm', 'check', '--gguf', gguf], { nodeOptions });
     expect(local.code).toBe(1);
     expect(local.stderr).toMatch(/node-llama-cpp is not installed.*npm install node-llama-cpp/);
-    const remote = await dreamgym(
+    const remote = await runCli(
       ['llm', 'check', '--url', server.url, '--model', 'qwen', '--api-key', 'k1'],
-      ['--import', hide],
+      { nodeOptions },
     );
     expect(remote.code).toBe(0);
     expect(remote.stdout).toContain('answer    {"answer":"yes"}');
@@ -111,5 +99,5 @@ describe('dreamgym llm check', () => {
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(cases[i]?.[1] as RegExp);
     });
-  }, 120_000); // several CLI start-ups at once: slow on a loaded 2-core machine
+  });
 });

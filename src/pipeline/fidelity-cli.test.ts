@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/testing/run-cli.ts';
+import { runCliInProcess } from '../cli/testing/run-cli-in-process.ts';
+import { spawningTestTimeout } from '../cli/testing/timeouts.ts';
 import { initTf } from '../core/tf.ts';
 import { isSuccess, type Step, type Trajectory } from '../core/types.ts';
 import { TrajectoryWriter } from '../data/trajectory-file.ts';
@@ -16,7 +18,7 @@ describe('dreamgym fidelity', () => {
 
   it('compares household envs free-running with the explorer, which sees only what agents see', async () => {
     const out = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-'));
-    const run = await runCli([
+    const run = await runCliInProcess([
       'fidelity',
       '--env',
       'household',
@@ -52,7 +54,7 @@ describe('dreamgym fidelity', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-policy-'));
     await new ChoicePolicy({ seed: 1 }).save(dir);
     const out = join(dir, 'report');
-    const run = await runCli([
+    const run = await runCliInProcess([
       'fidelity',
       '--env',
       'webshop',
@@ -74,7 +76,7 @@ describe('dreamgym fidelity', () => {
 
   it('plays the free-running expert at its own mistake rate (--free-epsilon), the data at --epsilon', async () => {
     const out = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-epsilon-'));
-    const run = await runCli([
+    const run = await runCliInProcess([
       'fidelity',
       ...['--env', 'webshop', '--episodes', '3', '--offline-episodes', '10'],
       ...['--free-policy', 'expert', '--free-epsilon', '0.7', '--out', out],
@@ -108,7 +110,7 @@ describe('dreamgym fidelity', () => {
     for (const t of [...successes, paid(failure), generated]) await writer.write(t);
     await writer.close();
     const out = join(dir, 'report');
-    const run = await runCli([
+    const run = await runCliInProcess([
       'fidelity',
       ...['--env', 'webshop', '--episodes', '2', '--offline-episodes', '10'],
       ...['--free-data', file, '--out', out],
@@ -132,12 +134,15 @@ describe('dreamgym fidelity', () => {
     expect(report).toContain('Not replayed: 1 episodes whose task the real env cannot build');
 
     // A file of another env's episodes is refused before any work, with the fix.
-    const wrong = await runCli(['fidelity', '--env', 'household', '--free-data', file]);
+    const wrong = await runCliInProcess(['fidelity', '--env', 'household', '--free-data', file]);
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toMatch(/holds no household episodes \(it has webshop\): pass the --env/);
   }, 90_000);
 
-  it('measures a web site in the browser and exits, its browser closed', async () => {
+  // In a child: that the process exits with its browser gone is the point.
+  it('measures a web site in the browser and exits, its browser closed', {
+    timeout: spawningTestTimeout(1),
+  }, async () => {
     findChromium();
     const out = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-web-'));
     const browserTmp = browserTmpDir();
@@ -153,8 +158,7 @@ describe('dreamgym fidelity', () => {
         '--out',
         out,
       ],
-      110_000,
-      { TMPDIR: browserTmp },
+      { env: { TMPDIR: browserTmp } },
     );
     expect(run.code, run.stderr).toBe(0);
     const json = JSON.parse(readFileSync(join(out, 'fidelity.json'), 'utf8'));
@@ -164,10 +168,16 @@ describe('dreamgym fidelity', () => {
     expect(kinds.length).toBeGreaterThan(0);
     for (const kind of kinds) expect(['information', 'navigation', 'change']).toContain(kind);
     expect(browserLeftovers(browserTmp)).toEqual({ processes: [], profiles: [] });
-  }, 120_000);
+  });
 
   it('names the policies that can play an env when asked for one that cannot', async () => {
-    const run = await runCli(['fidelity', '--env', 'webshop', '--free-policy', 'explorer']);
+    const run = await runCliInProcess([
+      'fidelity',
+      '--env',
+      'webshop',
+      '--free-policy',
+      'explorer',
+    ]);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/explorer policy plays household envs.*use expert, random or llm/);
   });

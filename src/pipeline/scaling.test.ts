@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../cli/testing/run-cli.ts';
+import { runCliInProcess } from '../cli/testing/run-cli-in-process.ts';
 import { runScaling } from './scaling.ts';
 import { writeScalingReport } from './scaling-report.ts';
 
@@ -38,7 +38,7 @@ describe('data scaling', () => {
   }, 180_000);
 
   it('refuses household with the reason and the fix', async () => {
-    const run = await runCli(['scaling', '--env', 'household']);
+    const run = await runCliInProcess(['scaling', '--env', 'household']);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/finds no reward in "household".*BC start.*use --env webshop/);
   });

@@ -2,7 +2,6 @@
  * Issue 22, items 6 and 7: `dreamgym buffer` on bad input says what is wrong and how to fix it —
  * no stack trace, no memory blow-up — and a failing or read-only command creates nothing.
  */
-import { execFile } from 'node:child_process';
 import {
   closeSync,
   existsSync,
@@ -14,11 +13,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../cli/testing/run-cli.ts';
+import { runCliInProcess } from '../cli/testing/run-cli-in-process.ts';
 
-const bin = join(import.meta.dirname, '../../scripts/dreamgym-dev.js');
 const tempDir = () => mkdtempSync(join(tmpdir(), 'dreamgym-buffer-errors-'));
 
 /** A failure that names the fix: exit 1, one `error:` line, no stack frames. */
@@ -33,7 +30,7 @@ describe('dreamgym buffer on bad input', () => {
   it('import of a directory names it and creates no buffer', async () => {
     const dir = tempDir();
     const db = join(dir, 'buffer.db');
-    const run = await runCli(['buffer', 'import', dir, '--db', db]);
+    const run = await runCliInProcess(['buffer', 'import', dir, '--db', db]);
     expectCleanFailure(run, `${dir} is a directory; pass a trajectory JSONL file`);
     expect(existsSync(db)).toBe(false);
   }, 60_000);
@@ -47,7 +44,7 @@ describe('dreamgym buffer on bad input', () => {
     const { truncateSync } = await import('node:fs');
     truncateSync(huge, 2 ** 30);
     const db = join(dir, 'buffer.db');
-    const run = await runCli(['buffer', 'import', huge, '--db', db]);
+    const run = await runCliInProcess(['buffer', 'import', huge, '--db', db]);
     expectCleanFailure(run, `${huge}:1: line longer than 64 MiB`);
     // The import adds all or nothing: the buffer it would have created is not left behind empty.
     expect(existsSync(db)).toBe(false);
@@ -57,7 +54,7 @@ describe('dreamgym buffer on bad input', () => {
     const dir = tempDir();
     const notDb = join(dir, 'notes.txt');
     writeFileSync(notDb, 'these are my notes, not a database\n'.repeat(200));
-    const run = await runCli(['buffer', 'stats', '--db', notDb]);
+    const run = await runCliInProcess(['buffer', 'stats', '--db', notDb]);
     expectCleanFailure(run, `${notDb} is not a SQLite database, so not a replay buffer`);
   }, 60_000);
 
@@ -69,7 +66,7 @@ describe('dreamgym buffer on bad input', () => {
       ['export', '--db', db, '--out', join(dir, 'out.jsonl')],
       ['search', '--db', db, '--state', 'a page', '--action', 'click[x]'],
     ]) {
-      const run = await runCli(['buffer', ...args]);
+      const run = await runCliInProcess(['buffer', ...args]);
       expectCleanFailure(run, `${db}: no replay buffer there`);
     }
     expect(readdirSync(dir)).toEqual([]);
@@ -80,13 +77,9 @@ describe('dreamgym buffer on bad input', () => {
     const data = join(dir, 'data.jsonl');
     writeFileSync(data, '');
     mkdirSync(join(dir, 'cwd'));
-    const run = await promisify(execFile)(
-      process.execPath,
-      [bin, 'buffer', 'import', data, '--db', 'mysql://user:secret@host/db'],
+    const run = await runCliInProcess(
+      ['buffer', 'import', data, '--db', 'mysql://user:secret@host/db'],
       { cwd: join(dir, 'cwd') },
-    ).then(
-      ({ stderr }) => ({ code: 0, stderr }),
-      (error: { code: number; stderr: string }) => error,
     );
     expectCleanFailure(
       run,

@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../cli/testing/run-cli.ts';
+import { runCliInProcess } from '../cli/testing/run-cli-in-process.ts';
 
 describe('dreamgym buffer', () => {
   it('imports, reports, searches and exports; a re-import adds nothing; a bad file changes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dreamgym-buffer-cli-'));
     const data = join(dir, 'offline.jsonl');
     const db = join(dir, 'buffer.db');
-    const collected = await runCli([
+    const collected = await runCliInProcess([
       'collect',
       '--env',
       'webshop',
@@ -22,19 +22,19 @@ describe('dreamgym buffer', () => {
     ]);
     expect(collected.code).toBe(0);
 
-    const imported = await runCli(['buffer', 'import', data, '--db', db]);
+    const imported = await runCliInProcess(['buffer', 'import', data, '--db', db]);
     expect(imported.code).toBe(0);
     expect(imported.stdout).toMatch(/added 12 trajectories \(0 already stored\)/);
-    const again = await runCli(['buffer', 'import', data, '--db', db]);
+    const again = await runCliInProcess(['buffer', 'import', data, '--db', db]);
     expect(again.stdout).toMatch(/added 0 trajectories \(12 already stored\)/);
 
-    const stats = await runCli(['buffer', 'stats', '--db', db, '--json']);
+    const stats = await runCliInProcess(['buffer', 'stats', '--db', db, '--json']);
     const parsed = JSON.parse(stats.stdout);
     expect(parsed.trajectories).toBe(12);
     expect(parsed.byEnv.webshop['real-offline'].trajectories).toBe(12);
 
     const first = JSON.parse(readFileSync(data, 'utf8').split('\n')[0] as string);
-    const search = await runCli([
+    const search = await runCliInProcess([
       'buffer',
       'search',
       '--db',
@@ -53,14 +53,16 @@ describe('dreamgym buffer', () => {
 
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, `${readFileSync(data, 'utf8').replace(/"id":"/g, '"id":"copy-')}{oops\n`);
-    const failed = await runCli(['buffer', 'import', bad, '--db', db]);
+    const failed = await runCliInProcess(['buffer', 'import', bad, '--db', db]);
     expect(failed.code).not.toBe(0);
     expect(failed.stderr).toContain(`${bad}:13`);
-    const after = JSON.parse((await runCli(['buffer', 'stats', '--db', db, '--json'])).stdout);
+    const after = JSON.parse(
+      (await runCliInProcess(['buffer', 'stats', '--db', db, '--json'])).stdout,
+    );
     expect(after.trajectories).toBe(12);
 
     const out = join(dir, 'export.jsonl');
-    const exported = await runCli(['buffer', 'export', '--db', db, '--out', out]);
+    const exported = await runCliInProcess(['buffer', 'export', '--db', db, '--out', out]);
     expect(exported.stdout).toContain('wrote 12 trajectories');
     expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(12);
   }, 60_000);

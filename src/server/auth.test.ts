@@ -1,13 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../cli/testing/run-cli-in-process.ts';
 import { ConfigError } from '../core/errors.ts';
 import type { EnvServer } from './app.ts';
 import { checkToken } from './auth.ts';
 import { type ListeningServer, listen } from './listen.ts';
 import { call, registryServer } from './testing/fixtures.ts';
 
-const bin = join(import.meta.dirname, '../../scripts/dreamgym-dev.js');
 let server: EnvServer | undefined;
 let running: ListeningServer | undefined;
 afterEach(async () => {
@@ -66,22 +64,18 @@ describe('bearer tokens', () => {
     expect(() => registryServer('webshop', { token: 'é-unicode' })).toThrow(ConfigError);
   });
 
-  it("serve --token '' and an empty $DREAMGYM_TOKEN fail at start instead of turning auth off", () => {
+  it("serve --token '' and an empty $DREAMGYM_TOKEN fail at start instead of turning auth off", async () => {
     const serve = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-      spawnSync(process.execPath, [bin, 'serve', '--env', 'webshop', '--port', '0', ...args], {
-        encoding: 'utf8',
-        timeout: 60_000,
-        env: { ...process.env, ...env },
-      });
-    const empty = serve(['--token', '']);
-    expect(empty.status).toBe(1);
+      runCliInProcess(['serve', '--env', 'webshop', '--port', '0', ...args], { env });
+    const empty = await serve(['--token', '']);
+    expect(empty.code).toBe(1);
     expect(empty.stderr).toContain('--token is empty');
     expect(empty.stdout).not.toContain('Ctrl-C to stop');
-    const fromEnv = serve([], { DREAMGYM_TOKEN: '' });
-    expect(fromEnv.status).toBe(1);
+    const fromEnv = await serve([], { DREAMGYM_TOKEN: '' });
+    expect(fromEnv.code).toBe(1);
     expect(fromEnv.stderr).toContain('$DREAMGYM_TOKEN is empty');
-    const unicode = serve(['--token', 'é-unicode']);
-    expect(unicode.status).toBe(1);
+    const unicode = await serve(['--token', 'é-unicode']);
+    expect(unicode.code).toBe(1);
     expect(unicode.stderr).toContain('--token has characters a client cannot send');
   });
 });

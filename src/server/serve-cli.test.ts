@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../cli/testing/run-cli-in-process.ts';
+import { CHILD_START_MS, CHILD_TIMEOUT_MS, spawningTestTimeout } from '../cli/testing/timeouts.ts';
 import { readTrajectories } from '../data/trajectory-file.ts';
 import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
 import { webshopTrajectories } from '../replay/testing/fixtures.ts';
@@ -14,7 +16,7 @@ import { ServeChildren } from './testing/serve-child.ts';
 const bin = join(import.meta.dirname, '../../scripts/dreamgym-dev.js');
 const servers = new ServeChildren();
 afterEach(() => servers.kill());
-const startServe = (args: string[]) => servers.start(args, 30_000);
+const startServe = (args: string[]) => servers.start(args, CHILD_START_MS);
 
 async function post(url: string, body?: object): Promise<unknown> {
   const response = await fetch(url, {
@@ -25,7 +27,8 @@ async function post(url: string, body?: object): Promise<unknown> {
   return response.json();
 }
 
-describe('dreamgym serve', () => {
+// Most tests here start a server child; the refusals before listening run in process.
+describe('dreamgym serve', { timeout: spawningTestTimeout(2) }, () => {
   it('serves until SIGTERM, then closes and finishes the record file', async () => {
     const record = join(mkdtempSync(join(tmpdir(), 'dreamgym-serve-cli-')), 'served.jsonl');
     const { url, output, process } = await startServe([
@@ -93,17 +96,21 @@ describe('dreamgym serve', () => {
     expect((await after.stats()).byEnv.webshop?.synthetic?.trajectories).toBe(1);
     expect(after.integrityCheck()).toBe('ok');
     await after.close();
-  }, 60_000);
+  });
 
-  it('refuses a synthetic env on a buffer path that does not exist, creating nothing', () => {
+  it('refuses a synthetic env on a buffer path that does not exist, creating nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dreamgym-serve-typo-'));
     const db = join(dir, 'typo/path.db');
-    const run = spawnSync(
-      process.execPath,
-      [bin, 'serve', '--env', 'synthetic:webshop', '--db', db, '--port', '0'],
-      { encoding: 'utf8', timeout: 60_000 },
-    );
-    expect(run.status).toBe(1);
+    const run = await runCliInProcess([
+      'serve',
+      '--env',
+      'synthetic:webshop',
+      '--db',
+      db,
+      '--port',
+      '0',
+    ]);
+    expect(run.code).toBe(1);
     expect(run.stderr).toContain(`${db}: no replay buffer there`);
     expect(existsSync(join(dir, 'typo'))).toBe(false);
   });
@@ -113,15 +120,8 @@ describe('dreamgym serve', () => {
     await once(blocker, 'listening');
     const { port } = blocker.address() as { port: number };
     try {
-      const run = spawnSync(
-        process.execPath,
-        [bin, 'serve', '--env', 'webshop', '--port', String(port)],
-        {
-          encoding: 'utf8',
-          timeout: 60_000,
-        },
-      );
-      expect(run.status).toBe(1);
+      const run = await runCliInProcess(['serve', '--env', 'webshop', '--port', String(port)]);
+      expect(run.code).toBe(1);
       expect(run.stderr).toContain(
         `error: port ${port} on 127.0.0.1 is in use: pick another with --port, or stop what listens there.`,
       );
@@ -130,13 +130,14 @@ describe('dreamgym serve', () => {
     }
   });
 
+  // In children: `--workers 2` forks the running script, which in this process is vitest's.
   it('refuses a --record that is a directory at start, alone or with workers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dreamgym-serve-record-'));
     for (const workers of ['1', '2']) {
       const run = spawnSync(
         process.execPath,
         [bin, 'serve', '--env', 'webshop', '--port', '0', '--workers', workers, '--record', dir],
-        { encoding: 'utf8', timeout: 60_000 },
+        { encoding: 'utf8', timeout: CHILD_TIMEOUT_MS },
       );
       expect(run.status).toBe(1);
       expect(run.stderr).toContain(`error: ${dir} is a directory; give a file`);
@@ -145,12 +146,9 @@ describe('dreamgym serve', () => {
     }
   });
 
-  it('names a wrong env before listening', () => {
-    const run = spawnSync(process.execPath, [bin, 'serve', '--env', 'webshopp', '--port', '0'], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(run.status).toBe(1);
+  it('names a wrong env before listening', async () => {
+    const run = await runCliInProcess(['serve', '--env', 'webshopp', '--port', '0']);
+    expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/unknown env "webshopp"; available: webshop, household/);
   });
 });

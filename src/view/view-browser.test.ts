@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/testing/run-cli.ts';
+import { runCliInProcess } from '../cli/testing/run-cli-in-process.ts';
 import { type LaunchedBrowser, launchChromium } from '../envs/web/browser/chromium.ts';
 import { type ListeningViewer, listenViewer } from './listen-viewer.ts';
 import { viewTarget } from './view-target.ts';
@@ -45,7 +45,7 @@ describe('dreamgym view in a real browser', () => {
         evaluation: { episodes: 6, every: 1 },
       }),
     );
-    const run = await runCli(['run', config, '--out', runDir], 240_000);
+    const run = await runCliInProcess(['run', config, '--out', runDir]);
     expect(run.stderr + run.stdout).toContain('report:');
     bufferHash = hash(join(runDir, 'buffer.db'));
     browser = await launchChromium();

@@ -4,6 +4,7 @@ import { ConfigError } from '../../core/errors.ts';
 import { type AnnotateProgress, annotateBuffer } from '../../experience/llm/annotate.ts';
 import { OpenAiClient } from '../../llm/openai-client.ts';
 import { ReplayBuffer } from '../../replay/open-buffer.ts';
+import { CliExit } from '../cli-exit.ts';
 import { intOption } from '../options.ts';
 
 const EXAMPLES = `
@@ -55,6 +56,7 @@ export function annotateCommand(program: Command): void {
       const buffer = await ReplayBuffer.open({ path: o.db });
       const started = performance.now();
       let lastPrint = 0;
+      let stoppedEarly = false;
       try {
         const result = await annotateBuffer({
           buffer,
@@ -76,7 +78,7 @@ export function annotateCommand(program: Command): void {
           console.log(
             `stopped early: ${result.stoppedEarly}. Last error: ${result.lastError}\nCheck the server with "dreamgym llm check --url ${o.llmUrl} --model ${o.llmModel}", then run this again to resume.`,
           );
-          process.exitCode = 1;
+          stoppedEarly = true;
         } else if (result.failed > 0) console.log(`last error: ${result.lastError}`);
         console.log(
           `reasoning stored in ${o.db}; next: dreamgym export-sft --db ${o.db} --out sft.jsonl`,
@@ -84,6 +86,7 @@ export function annotateCommand(program: Command): void {
       } finally {
         await buffer.close();
       }
+      if (stoppedEarly) throw new CliExit(1);
     });
 }
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../testing/run-cli.ts';
+import { runCliInProcess } from '../testing/run-cli-in-process.ts';
 
 describe('dreamgym buffer import of a file it cannot read', () => {
   it('leaves no database behind, nor the folders made for it', async () => {
@@ -11,7 +11,7 @@ describe('dreamgym buffer import of a file it cannot read', () => {
     writeFileSync(binary, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256)));
     const nested = join(dir, 'new', 'folder', 'buffer.db');
     for (const db of [join(dir, 'buffer.db'), nested]) {
-      const r = await runCli(['buffer', 'import', binary, '--db', db]);
+      const r = await runCliInProcess(['buffer', 'import', binary, '--db', db]);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/photo\.bin/);
     }

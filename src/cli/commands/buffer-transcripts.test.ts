@@ -12,7 +12,7 @@ import {
   readTranscriptFile,
   type TranscriptFormat,
 } from '../../data/transcripts/transcript-file.ts';
-import { runCli } from '../testing/run-cli.ts';
+import { runCliInProcess } from '../testing/run-cli-in-process.ts';
 
 const fixtures = join(import.meta.dirname, '../../data/transcripts/testing');
 const fixture = (name: string) => join(fixtures, name);
@@ -36,17 +36,23 @@ describe.each([
     const dir = tempDir();
     const db = join(dir, 'buffer.db');
     const args = ['buffer', 'import', fixture(file), '--db', db, '--env', 'helpdesk'];
-    const imported = await runCli([...args, '--outcomes', fixture(outcomes)]);
+    const imported = await runCliInProcess([...args, '--outcomes', fixture(outcomes)]);
     expect(imported.stderr).toBe('');
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain(`as ${format} (detected; --format to override)`);
     expect(imported.stdout).toMatch(/added 4 trajectories \(0 already stored\)/);
-    const again = await runCli([...args, '--outcomes', fixture(outcomes), '--format', format]);
+    const again = await runCliInProcess([
+      ...args,
+      '--outcomes',
+      fixture(outcomes),
+      '--format',
+      format,
+    ]);
     expect(again.stdout).toContain(`as ${format}\n`);
     expect(again.stdout).toMatch(/added 0 trajectories \(4 already stored\)/);
 
     const out = join(dir, 'export.jsonl');
-    const exported = await runCli(['buffer', 'export', '--db', db, '--out', out]);
+    const exported = await runCliInProcess(['buffer', 'export', '--db', db, '--out', out]);
     expect(exported.stdout).toContain('wrote 4 trajectories');
     const expected = await readTranscriptFile(fixture(file), {
       format: format as TranscriptFormat,
@@ -75,14 +81,14 @@ describe('dreamgym buffer import of a bad transcript', () => {
     lines[2] = (lines[2] as string).replace('"tool_call_id":"call_3a"', '"tool_call_id":"call_3x"');
     const bad = join(dir, 'bad.chat.jsonl');
     writeFileSync(bad, lines.join('\n'));
-    const run = await runCli(['buffer', 'import', bad, '--db', db, '--env', 'helpdesk']);
+    const run = await runCliInProcess(['buffer', 'import', bad, '--db', db, '--env', 'helpdesk']);
     expectCleanFailure(
       run,
       `${bad}:3: messages[3]: tool message answers call "call_3x", but no earlier assistant message made a call with that id`,
     );
     expect(existsSync(db)).toBe(false);
 
-    const noOutcome = await runCli([
+    const noOutcome = await runCliInProcess([
       'buffer',
       'import',
       fixture('helpdesk.chat.jsonl'),
@@ -100,11 +106,11 @@ describe('dreamgym buffer import of a bad transcript', () => {
     const db = join(dir, 'buffer.db');
     const chat = fixture('helpdesk.chat.jsonl');
     expectCleanFailure(
-      await runCli(['buffer', 'import', chat, '--db', db]),
+      await runCliInProcess(['buffer', 'import', chat, '--db', db]),
       'importing openai-chat transcripts needs --env NAME: the env family their episodes belong to, e.g. --env helpdesk (or the env module they come from, --env ./my-env.ts).',
     );
     expectCleanFailure(
-      await runCli([
+      await runCliInProcess([
         'buffer',
         'import',
         chat,
@@ -120,7 +126,7 @@ describe('dreamgym buffer import of a bad transcript', () => {
     const trajectories = join(dir, 'data.jsonl');
     writeFileSync(trajectories, '');
     expectCleanFailure(
-      await runCli([
+      await runCliInProcess([
         'buffer',
         'import',
         trajectories,
@@ -133,7 +139,15 @@ describe('dreamgym buffer import of a bad transcript', () => {
       ]),
       '--env applies to transcripts (--format openai-chat or otlp); a trajectory file names its env and rewards on every line',
     );
-    const wrongFormat = await runCli(['buffer', 'import', chat, '--db', db, '--format', 'csv']);
+    const wrongFormat = await runCliInProcess([
+      'buffer',
+      'import',
+      chat,
+      '--db',
+      db,
+      '--format',
+      'csv',
+    ]);
     expect(wrongFormat.code).not.toBe(0);
     expect(wrongFormat.stderr).toMatch(/Allowed choices are openai-chat, otlp, trajectories/);
     expect(existsSync(db)).toBe(false);

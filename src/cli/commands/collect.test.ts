@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../testing/run-cli.ts';
+import { runCliInProcess } from '../testing/run-cli-in-process.ts';
+import { spawningTestTimeout } from '../testing/timeouts.ts';
 
 const lamps = join(import.meta.dirname, '../../envs/testing/lamps-module.ts');
 
@@ -42,7 +44,7 @@ describe('dreamgym collect', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dg-collect-'));
     const env = twoTaskModule(dir);
     const run = (out: string, seed: string) =>
-      runCli(['collect', '--env', env, '--episodes', '5', '--seed', seed, '--out', out]);
+      runCliInProcess(['collect', '--env', env, '--episodes', '5', '--seed', seed, '--out', out]);
     const first = await run(join(dir, 'a.jsonl'), '3');
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
@@ -59,7 +61,11 @@ describe('dreamgym collect', () => {
     expect(again.code).toBe(0);
   }, 120_000);
 
-  it('refuses an --out that is a directory before playing, leaving nothing behind', async () => {
+  // In a child: the env module it loads would clash, in this process, with the first test's
+  // module of the same env name.
+  it('refuses an --out that is a directory before playing, leaving nothing behind', {
+    timeout: spawningTestTimeout(1),
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dg-collect-'));
     const out = join(dir, 'data');
     mkdirSync(out);
@@ -71,5 +77,5 @@ describe('dreamgym collect', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stdout).not.toContain('success rate');
     expect(readdirSync(dir)).toEqual(['data']);
-  }, 60_000);
+  });
 });

@@ -1,14 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const bin = join(import.meta.dirname, '../../../scripts/dreamgym-dev.js');
-const dreamgym = (args: string[]) =>
-  spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000 });
+import { runCliInProcess } from '../testing/run-cli-in-process.ts';
 
 describe('dreamgym eval --breakdown', () => {
-  it('prints where a policy departs from the expert, by decision kind', () => {
-    const run = dreamgym([
+  it('prints where a policy departs from the expert, by decision kind', async () => {
+    const run = await runCliInProcess([
       'eval',
       '--env',
       'webshop',
@@ -19,7 +14,7 @@ describe('dreamgym eval --breakdown', () => {
       '--breakdown',
       '--json',
     ]);
-    expect(run.status).toBe(0);
+    expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout) as {
       failures?: number;
       breakdown: { episodes: number; failures: number; rows: { kind: string }[] };

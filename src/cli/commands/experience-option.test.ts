@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { syntheticEntry } from '../../experience/synthetic-entry.ts';
 import { SqliteReplayBuffer } from '../../replay/sqlite-buffer.ts';
 import { webshopTrajectories } from '../../replay/testing/fixtures.ts';
-import { runCli } from '../testing/run-cli.ts';
+import { runCliInProcess } from '../testing/run-cli-in-process.ts';
 
 describe('--experience', () => {
   it('picks the LLM-free model on fidelity: generic even for webshop, which has a hand-written one; nearest', async () => {
     const out = mkdtempSync(join(tmpdir(), 'dreamgym-experience-'));
-    const run = await runCli([
+    const run = await runCliInProcess([
       'fidelity',
       '--env',
       'webshop',
@@ -27,7 +27,7 @@ describe('--experience', () => {
     expect(run.code).toBe(0);
     const json = JSON.parse(readFileSync(join(out, 'fidelity.json'), 'utf8'));
     expect(json.model).toBe('llm-free/generic');
-    const nearest = await runCli([
+    const nearest = await runCliInProcess([
       'fidelity',
       '--env',
       'support-desk',
@@ -48,14 +48,20 @@ describe('--experience', () => {
 
   it('refuses a model it does not know, naming the choices, on every command that takes it', async () => {
     for (const command of ['fidelity', 'quality', 'scaling']) {
-      const run = await runCli([command, '--experience', 'handmade']);
+      const run = await runCliInProcess([command, '--experience', 'handmade']);
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(
         /--experience <model>.*expected one of auto, generic, nearest, got "handmade"/,
       );
     }
     // serve's --experience also takes llm (and llm-free, the same as auto).
-    const serve = await runCli(['serve', '--env', 'synthetic:webshop', '--experience', 'handmade']);
+    const serve = await runCliInProcess([
+      'serve',
+      '--env',
+      'synthetic:webshop',
+      '--experience',
+      'handmade',
+    ]);
     expect(serve.code).toBe(1);
     expect(serve.stderr).toContain(
       'unknown --experience "handmade"; use llm, llm-free or one of auto, generic, nearest.',
@@ -63,7 +69,7 @@ describe('--experience', () => {
   }, 60_000);
 
   it('refuses --experience beside --model llm, which it does not apply to', async () => {
-    const run = await runCli([
+    const run = await runCliInProcess([
       'fidelity',
       '--model',
       'llm',

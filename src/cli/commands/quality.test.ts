@@ -6,11 +6,13 @@ import { findChromium } from '../../envs/web/browser/chromium.ts';
 import { browserLeftovers, browserTmpDir } from '../../envs/web/testing/browser-leftovers.ts';
 import { FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { runCli } from '../testing/run-cli.ts';
+import { runCliInProcess } from '../testing/run-cli-in-process.ts';
+import { spawningTestTimeout } from '../testing/timeouts.ts';
 
 describe('dreamgym quality', () => {
   it('writes the table, the JSON and the plot for household', async () => {
     const out = mkdtempSync(join(tmpdir(), 'dreamgym-quality-'));
-    const run = await runCli([
+    const run = await runCliInProcess([
       'quality',
       '--env',
       'household',
@@ -31,7 +33,10 @@ describe('dreamgym quality', () => {
     expect(statSync(join(out, 'quality.png')).size).toBeGreaterThan(1000);
   }, 120_000);
 
-  it('measures the forum in a real browser, and leaves no browser behind', async () => {
+  // In a child: whether the browser it launched is gone when the process has exited is the point.
+  it('measures the forum in a real browser, and leaves no browser behind', {
+    timeout: spawningTestTimeout(1),
+  }, async () => {
     // No browser is a failure naming the fix (BrowserNotFoundError), never a skip.
     findChromium();
     const out = mkdtempSync(join(tmpdir(), 'dreamgym-quality-web-'));
@@ -50,8 +55,7 @@ describe('dreamgym quality', () => {
         '--out',
         out,
       ],
-      110_000,
-      { TMPDIR: browserTmp },
+      { env: { TMPDIR: browserTmp } },
     );
     expect(run.code, run.stderr).toBe(0);
     const json = JSON.parse(readFileSync(join(out, 'quality.json'), 'utf8'));
@@ -67,15 +71,15 @@ describe('dreamgym quality', () => {
     expect(json.rows[0].proxies.consistency.mean).toBe(1);
     expect(json.vocabulary).toBeGreaterThan(10);
     expect(browserLeftovers(browserTmp)).toEqual({ processes: [], profiles: [] });
-  }, 120_000);
+  });
 
   it('names the envs with a lens, and asks for both judge flags', async () => {
-    const lens = await runCli(['quality', '--env', 'agentgym:webshop@http://127.0.0.1:1']);
+    const lens = await runCliInProcess(['quality', '--env', 'agentgym:webshop@http://127.0.0.1:1']);
     expect(lens.code).not.toBe(0);
     expect(lens.stderr).toMatch(
       /"agentgym:webshop" has no quality lens: the quality proxies read webshop, household and web .*exports lens/,
     );
-    const judge = await runCli(['quality', '--judge-url', 'http://127.0.0.1:1/v1']);
+    const judge = await runCliInProcess(['quality', '--judge-url', 'http://127.0.0.1:1/v1']);
     expect(judge.code).not.toBe(0);
     expect(judge.stderr).toMatch(/--judge-url and --judge-model/);
   });
@@ -93,7 +97,7 @@ describe('dreamgym quality', () => {
     });
     try {
       const out = mkdtempSync(join(tmpdir(), 'dreamgym-quality-judge-'));
-      const run = await runCli([
+      const run = await runCliInProcess([
         'quality',
         '--env',
         'household',

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../testing/run-cli.ts';
+import { runCliInProcess } from '../testing/run-cli-in-process.ts';
 
 /** A tiny run config: it is never run, only checked. */
 function config(dir: string): string {
@@ -20,7 +20,7 @@ describe('dreamgym run before it starts', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dg-run-cli-'));
     const file = join(dir, 'results.txt');
     writeFileSync(file, 'keep me');
-    const r = await runCli(['run', config(dir), '--out', file]);
+    const r = await runCliInProcess(['run', config(dir), '--out', file]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`error: --out ${file} is a file, and a run writes a folder`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -35,7 +35,7 @@ describe('dreamgym run before it starts', () => {
       [notSqlite, /is not a SQLite database/],
     ] as const) {
       const out = join(dir, 'run');
-      const r = await runCli(['run', config(dir), '--out', out, '--db', db]);
+      const r = await runCliInProcess(['run', config(dir), '--out', out, '--db', db]);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(why);
       expect(existsSync(out)).toBe(false);

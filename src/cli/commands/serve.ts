@@ -21,6 +21,7 @@ import {
   type ServeEnvOptions,
   serveEnv,
 } from '../../server/serve-env.ts';
+import { CliExit } from '../cli-exit.ts';
 import {
   addSiteOption,
   EXPERIENCE_HELP,
@@ -245,7 +246,7 @@ export function serveCommand(program: Command): void {
         `served ${stats.sessionsOpened} sessions, ${stats.episodesFinished} finished episodes, ${stats.steps} steps` +
           (o.record ? `\nwrote ${served.recorded()} episodes to ${o.record}` : ''),
       );
-      if (stop.death || failures.length > 0) process.exitCode = 1;
+      if (stop.death || failures.length > 0) throw new CliExit(1);
     });
 }
 

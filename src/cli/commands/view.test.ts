@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,38 +7,36 @@ import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../../core/types.ts';
 import { encodeTrajectory } from '../../data/trajectory-format.ts';
 import { sketchTrajectory } from '../../view/testing/episodes.ts';
-
-const bin = join(import.meta.dirname, '../../../scripts/dreamgym-dev.js');
+import { devBin } from '../testing/run-cli.ts';
+import { runCliInProcess } from '../testing/run-cli-in-process.ts';
+import { spawningTestTimeout } from '../testing/timeouts.ts';
 
 describe('dreamgym view', () => {
-  it('says a .db file that is not SQLite is not a replay buffer, instead of reading it as trajectories', () => {
+  it('says a .db file that is not SQLite is not a replay buffer, instead of reading it as trajectories', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'dg-view-cli-')), 'notsqlite.db');
     writeFileSync(path, 'just some text\n'.repeat(50));
-    const run = spawnSync(process.execPath, [bin, 'view', path, '--port', '0'], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(run.status).toBe(1);
+    const run = await runCliInProcess(['view', path, '--port', '0']);
+    expect(run.code).toBe(1);
     expect(run.stderr).toContain(`error: ${path} is not a SQLite database, so not a replay buffer`);
     expect(run.stdout).not.toContain('viewing');
   });
 
-  it('names what PATH may be when it does not exist', () => {
-    const run = spawnSync(process.execPath, [bin, 'view', '/no/such/run'], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(run.status).toBe(1);
+  it('names what PATH may be when it does not exist', async () => {
+    const run = await runCliInProcess(['view', '/no/such/run']);
+    expect(run.code).toBe(1);
     expect(run.stderr).toContain('error: /no/such/run does not exist: pass a run folder');
   });
 
-  it('serves a trajectory file with a token, prints the link that opens it, and stops on SIGINT', async () => {
+  // In a child: a server in its own process, stopped by a signal.
+  it('serves a trajectory file with a token, prints the link that opens it, and stops on SIGINT', {
+    timeout: spawningTestTimeout(1),
+  }, async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'dg-view-cli-')), 'episodes.jsonl');
     const episode: Trajectory = sketchTrajectory('only', {
       steps: [{ action: 'search[mug]', text: 'no results', terminated: true }],
     });
     writeFileSync(path, `${encodeTrajectory(episode)}\n`);
-    const child = spawn(process.execPath, [bin, 'view', path, '--port', '0', '--token', 'tok'], {
+    const child = spawn(process.execPath, [devBin, 'view', path, '--port', '0', '--token', 'tok'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../../cli/testing/run-cli-in-process.ts';
 import { readTrajectories } from '../../data/trajectory-file.ts';
 import {
   type FakeAlfWorldServer,
@@ -12,23 +11,7 @@ import {
 import { type FakeGenericServer, startFakeGenericServer } from './testing/fake-generic-server.ts';
 import { type FakeWebShopServer, startFakeWebShopServer } from './testing/fake-webshop-server.ts';
 
-const bin = join(import.meta.dirname, '../../../scripts/dreamgym-dev.js');
-
-/** Runs the CLI without blocking this process, whose fake servers it talks to. */
-async function dreamgym(args: string[], input = '') {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: 'pipe' });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  child.stdin.end(input);
-  const [code] = await once(child, 'exit');
-  return { code: code as number | null, stdout, stderr };
-}
+const dreamgym = (args: string[], stdin = '') => runCliInProcess(args, { stdin });
 
 let webshop: FakeWebShopServer;
 let alfworld: FakeAlfWorldServer;

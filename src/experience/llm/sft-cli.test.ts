@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../cli/testing/run-cli.ts';
+import { runCliInProcess } from '../../cli/testing/run-cli-in-process.ts';
 import { transitions } from '../../core/types.ts';
 import { FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { SqliteReplayBuffer } from '../../replay/sqlite-buffer.ts';
 import { webshopTrajectories } from '../../replay/testing/fixtures.ts';
 import type { SftExample } from './sft-export.ts';
 
-const dreamgym = (args: string[]) => runCli(args);
+const dreamgym = (args: string[]) => runCliInProcess(args);
 
 describe('dreamgym annotate and export-sft', () => {
   let server: FakeOpenAiServer;

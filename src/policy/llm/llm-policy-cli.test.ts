@@ -2,12 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../cli/testing/run-cli.ts';
+import { runCliInProcess } from '../../cli/testing/run-cli-in-process.ts';
 import { readTrajectories } from '../../data/trajectory-file.ts';
 import { type FakeChatRequest, FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { promptedActions, promptedTask } from './testing.ts';
 
-const dreamgym = (args: string[]) => runCli(args);
+const dreamgym = (args: string[]) => runCliInProcess(args);
 
 /** Searches for the instruction, opens the first result and buys it. */
 function shopper(request: FakeChatRequest): string {

@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../cli/testing/run-cli.ts';
+import { runCliInProcess } from '../../cli/testing/run-cli-in-process.ts';
 import { type FakeChatRequest, FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { promptedActions, promptedTask } from '../../policy/llm/testing.ts';
 import { readRlEpisodes } from './rl-episode-file.ts';
 
-const dreamgym = (args: string[]) => runCli(args);
+const dreamgym = (args: string[]) => runCliInProcess(args);
 
 /** Searches for the instruction and buys the result whose position the prompt's length picks. */
 function shopper(request: FakeChatRequest): string {
