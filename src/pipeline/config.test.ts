@@ -19,6 +19,18 @@ describe('run config', () => {
     expect(config.s2r).toBeUndefined();
   });
 
+  it('takes dpo as a method, with its β, and refuses what a DPO run has no use for', () => {
+    expect(parseRunConfig({ train: { algo: 'dpo', beta: 0.5 } }).train).toMatchObject({
+      algo: 'dpo',
+      beta: 0.5,
+    });
+    expect(() => parseRunConfig({ train: { algo: 'dpo' }, s2r: { realBudget: 100 } })).toThrow(
+      /s2r continues a GRPO or PPO run .*drop s2r, or set train\.algo to grpo or ppo/,
+    );
+    expect(() => parseRunConfig({ train: { beta: 0.5 } })).toThrow(/train\.beta is DPO's β/);
+    expect(() => parseRunConfig({ train: { algo: 'dpo', beta: 0 } })).toThrow(/train\.beta/);
+  });
+
   it('names the field and the problem', () => {
     expect(() => parseRunConfig({ train: { algo: 'dqn' } })).toThrow(/train\.algo/);
     expect(() => parseRunConfig({ offline: { epsilon: 2 } })).toThrow(/offline\.epsilon/);

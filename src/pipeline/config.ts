@@ -95,7 +95,14 @@ export const RunConfig = z.strictObject({
     .prefault({}),
   train: z
     .strictObject({
-      algo: z.enum(['grpo', 'ppo']).default('grpo'),
+      /**
+       * `grpo` or `ppo` in the synthetic env (DreamGym); `dpo`, the offline baseline: behaviour
+       * cloning on the offline data, then DPO on its preference pairs (the env's expert labels
+       * them where it has one), no synthetic env.
+       */
+      algo: z.enum(['grpo', 'ppo', 'dpo']).default('grpo'),
+      /** DPO's β (algo dpo only). Default 1, the choice policy's (see CHOICE_POLICY_DPO_BETA). */
+      beta: z.number().positive().optional(),
       iterations: z.number().int().positive().default(30),
       tasksPerIteration: z.number().int().positive().default(16),
       groupSize: z.number().int().positive().default(8),
@@ -154,6 +161,14 @@ export function parseRunConfig(raw: unknown, source = 'config', baseDir?: string
     config.env = { module: path, ...(exportName !== undefined && { export: exportName }) };
   } else if (baseDir !== undefined && typeof config.env === 'object' && 'module' in config.env) {
     config.env = { ...config.env, module: resolve(baseDir, config.env.module) };
+  }
+  if (config.train.algo === 'dpo' && config.s2r) {
+    throw new ConfigError(
+      `${source}: s2r continues a GRPO or PPO run in the real env; drop s2r, or set train.algo to grpo or ppo.`,
+    );
+  }
+  if (config.train.beta !== undefined && config.train.algo !== 'dpo') {
+    throw new ConfigError(`${source}: train.beta is DPO's β; drop it, or set train.algo to dpo.`);
   }
   if (config.experienceModel.kind === 'llm') {
     if (config.experienceModel.model !== undefined) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Estimate } from '../report/stats.ts';
 import type { DemoResult, SeedRow } from './demo.ts';
-import { costTable } from './demo-report.ts';
+import { costTable, paperReferenceNote } from './demo-report.ts';
 
 const estimate: Estimate = { mean: 0.5, low: 0.4, high: 0.6, n: 100 };
 
@@ -70,5 +70,21 @@ describe('the demo cost table', () => {
     expect(table).toContain('| 2.5 s | 16.7 h | 200.00 |');
     expect(table).toContain('| 4.0 s | 0.0 min | 0.00 |');
     expect(table).toContain('LLM calls: 40, 120 prompt and 40 completion tokens, $0.50');
+  });
+});
+
+describe("the demo report's paper reference", () => {
+  it("says the paper's WebShop figures are not held, and names the ones that are", () => {
+    const note = paperReferenceNote(result({}));
+    expect(note).toContain('arXiv:2511.03773');
+    expect(note).toContain('we hold no figure of it');
+    expect(note).toContain('DreamGym GRPO 13.3% (Llama-3.2-3B-Instruct, WebArena-Lite)');
+  });
+
+  it("sets the paper's figure beside ours for a row it has one for", () => {
+    const web = { ...result({}), env: 'web:store' };
+    expect(paperReferenceNote(web)).toContain(
+      'DreamGym GRPO (synthetic only): ours 50.0% [40.0, 60.0], paper 13.3% (Llama-3.2-3B-Instruct, WebArena-Lite)',
+    );
   });
 });

@@ -1,9 +1,16 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import {
+  formatPaperFigure,
+  PAPER_CITATION,
+  PAPER_TABLE_1,
+  paperFigureFor,
+} from '../report/paper-reference.ts';
 import { learningCurveSpec, renderChart, successVsRealSpec } from '../report/plots.ts';
 import { formatMean, formatRate } from '../report/stats.ts';
 import { DEFAULT_REAL_SHARE } from './config.ts';
 import type { DemoResult } from './demo.ts';
+import { DPO_ROW } from './dpo-baseline.ts';
 
 /**
  * The demo's table as markdown. With several seeds, success is the mean over seeds with a 95%
@@ -67,6 +74,24 @@ export function costTable(result: DemoResult): string {
   ].join('\n');
 }
 
+/**
+ * The paper's Table 1 beside ours: its figure for each of our rows it has one for, with the
+ * backbone; where it has none we hold (WebShop and ALFWorld), a footnote that says so and gives
+ * the figures we do hold.
+ */
+export function paperReferenceNote(result: Pick<DemoResult, 'env' | 'rows'>): string {
+  const figures = result.rows.flatMap((r) => {
+    const figure = paperFigureFor(result.env, r.method);
+    return figure
+      ? [`${r.method}: ours ${formatRate(r.success)}, paper ${formatPaperFigure(figure)}`]
+      : [];
+  });
+  if (figures.length > 0)
+    return `The paper's Table 1 (${PAPER_CITATION}) for the same rows: ${figures.join('; ')}.`;
+  const held = PAPER_TABLE_1.map((f) => `${f.method} ${formatPaperFigure(f)}`).join(', ');
+  return `The paper's Table 1 (${PAPER_CITATION}) reports this benchmark with LLM policies; we hold no figure of it we could check against the paper, so none is shown. The figures we hold (${held}) are printed beside the web table.`;
+}
+
 /** Seconds as hours (or minutes below one hour). */
 function hours(seconds: number): string {
   return seconds >= 3600 ? `${(seconds / 3600).toFixed(1)} h` : `${(seconds / 60).toFixed(1)} min`;
@@ -121,8 +146,9 @@ ${costTable(result)}
 - Held-out: ${o.evalEpisodes} test tasks, one ${o.evalTemperature ? `episode sampled at temperature ${o.evalTemperature}` : 'greedy episode'} each, in the **real** env. Intervals: Wilson (success), ±1.96 standard errors (reward)${(o.seeds ?? 1) > 1 ? `; with ${o.seeds} seeds, the first interval is Student t across the seeds' rates (training noise), the per-seed ones are over test tasks (evaluation noise). The plot shows each seed as a small mark` : ''}.
 - Offline data (every row may use it; not counted above): ${result.offlineTransitions.toLocaleString('en-US')} real transitions from ${o.offlineEpisodes} episodes of the scripted expert with ε = ${o.epsilon} (success ${(100 * result.offlineSuccessRate).toFixed(1)}%).
 - Real-env RL may use B = ${o.realBudget.toLocaleString('en-US')} real steps; DreamGym-S2R continues DreamGym GRPO's policy with ${(o.smallBudget ?? Math.floor(o.realBudget / 10)).toLocaleString('en-US')} real steps, and real-env GRPO with that same small budget from the same start (no synthetic training) is its fair comparison. Evaluation episodes are not counted as training interactions.
-${o.ablations && !result.rows.some((r) => r.method === '− reasoning') ? '- − reasoning does not apply: the LLM-free experience model does not reason (only the LLM experience model writes reasoning before its prediction; `dreamgym quality --model llm` measures that row).\n' : ''}${o.warmStart ? '- Every RL row starts from the BC policy (RL from random weights finds almost no reward in these episodes), so it is RL on top of BC.\n' : ''}- DreamGym rows train only in the synthetic env: the LLM-free experience model learnt from the offline data (it never reads the real env's catalog or code).
+${o.ablations && !result.rows.some((r) => r.method === '− reasoning') ? '- − reasoning does not apply: the LLM-free experience model does not reason (only the LLM experience model writes reasoning before its prediction; `dreamgym quality --model llm` measures that row).\n' : ''}${o.warmStart ? '- Every RL row starts from the BC policy (RL from random weights finds almost no reward in these episodes), so it is RL on top of BC.\n' : ''}${result.rows.some((r) => r.method === DPO_ROW) ? `- ${DPO_ROW} starts from the BC policy (its frozen reference) and learns from pairs of the offline states where the mistake-free scripted expert would have acted otherwise than the noisy one did (no env step; labels BC does not get). The offline data has one episode per task, so pairs from the data alone (a success and a failure in the same state) do not occur.\n` : ''}- DreamGym rows train only in the synthetic env: the LLM-free experience model learnt from the offline data (it never reads the real env's catalog or code).
 - ${o.ablations || o.coEvolve ? `DreamGym rows co-evolve as \`dreamgym run\` does: each writes its synthetic episodes back into a buffer of its own (the offline data and its episodes so far) and takes ${Math.round(100 * (o.realShare ?? DEFAULT_REAL_SHARE))}% of each step's demonstrations real, the rest from those episodes${o.ablations ? '; − co-evolution freezes the buffer at the offline data (no write-back, real demonstrations only, no refresh), and − retrieval has no buffer to grow' : ''}.` : 'DreamGym rows train on the buffer frozen at the offline data, with real demonstrations only (`--co-evolve` makes them write back as `dreamgym run` does; the ablation table measures what that changes).'}
+- ${paperReferenceNote(result)}
 - Seed${(o.seeds ?? 1) > 1 ? `s ${o.seed}…${o.seed + (o.seeds ?? 1) - 1}` : ` ${o.seed}`}. Trainer settings: \`${JSON.stringify(o.trainer)}\`; synthetic iterations ${o.syntheticIterations}.
 
 ![held-out success vs real interactions](success-vs-real.png)

@@ -27,6 +27,7 @@ describe('DreamGym demo (tiny end to end)', () => {
     expect(result.rows.map((r) => r.method)).toEqual([
       'untrained policy',
       'BC (SFT on offline data)',
+      'DPO (expert-labelled offline pairs, from BC)',
       'GRPO (real, B = 400)',
       'PPO (real, B = 400)',
       'GRPO (real, small budget = 40)',
@@ -34,11 +35,13 @@ describe('DreamGym demo (tiny end to end)', () => {
       'DreamGym PPO (synthetic only)',
       'DreamGym-S2R GRPO (synthetic, then 40 real)',
     ]);
-    const [untrained, bc, grpo, ppo, small, dreamGrpo, dreamPpo, s2r] = result.rows;
+    const [untrained, bc, dpo, grpo, ppo, small, dreamGrpo, dreamPpo, s2r] = result.rows;
     expect(small?.realInteractions).toBeGreaterThan(0);
     expect(small?.realInteractions).toBeLessThanOrEqual(40);
     expect(untrained?.realInteractions).toBe(0);
     expect(bc?.realInteractions).toBe(0);
+    expect(dpo?.realInteractions).toBe(0);
+    expect(dpo?.syntheticInteractions).toBe(0);
     for (const real of [grpo, ppo]) {
       expect(real?.realInteractions).toBeGreaterThan(0);
       expect(real?.realInteractions).toBeLessThanOrEqual(400);

@@ -18,6 +18,7 @@ import {
   train,
 } from '../rl/trainer.ts';
 import { DEFAULT_REAL_SHARE } from './config.ts';
+import { DPO_ROW, describeDpoFit, dpoFromOffline } from './dpo-baseline.ts';
 import {
   type EnvSetup,
   type Evaluation,
@@ -34,6 +35,8 @@ export interface DemoOptions {
   /** Offline real episodes (noisy expert) that seed the buffer and the BC baseline. */
   offlineEpisodes: number;
   epsilon: number;
+  /** The DPO row's β. Default `CHOICE_POLICY_DPO_BETA` (1; see there why not DPO's usual 0.1). */
+  dpoBeta?: number;
   /** B: real env steps the real-env RL baselines may use. */
   realBudget: number;
   /**
@@ -139,7 +142,8 @@ export interface DemoResult {
 }
 
 /**
- * The paper's Table 1 on a built-in env, offline: untrained, BC, real-env GRPO/PPO with budget
+ * The paper's Table 1 on a built-in env, offline: untrained, BC, DPO from BC on expert-labelled
+ * pairs of the offline states, real-env GRPO/PPO with budget
  * B, real-env GRPO with the small budget (B/10), DreamGym GRPO/PPO (synthetic only), and
  * DreamGym-S2R (synthetic, then the small budget of real steps); every row on each of `seeds`
  * seeds, with an interval across seeds. With `ablations`, Table 2's structure instead: DreamGym
@@ -426,6 +430,16 @@ async function runSeed(
       syntheticInteractions: 0,
       curve: [],
     }));
+    await row(DPO_ROW, async () => {
+      const policy = await clonedPolicy();
+      const fit = await dpoFromOffline(policy, offline, {
+        env: setup.name,
+        seed,
+        ...(options.dpoBeta !== undefined && { beta: options.dpoBeta }),
+      });
+      log(`${DPO_ROW}: ${describeDpoFit(fit)}`);
+      return { policy, realInteractions: 0, syntheticInteractions: 0, curve: [] };
+    });
     await row(`GRPO (real, B = ${options.realBudget}${from})`, realRl('grpo', options.realBudget));
     await row(`PPO (real, B = ${options.realBudget}${from})`, realRl('ppo', options.realBudget));
     const small = options.smallBudget ?? Math.floor(options.realBudget / 10);

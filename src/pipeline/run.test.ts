@@ -77,3 +77,29 @@ describe('runPipeline with an env of the caller', () => {
     }
   }, 60_000);
 });
+
+describe('runPipeline with train.algo dpo', () => {
+  it('runs the offline baseline: BC then DPO on the offline pairs, no synthetic step', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'dg-run-')), 'run');
+    const lines: string[] = [];
+    const config = parseRunConfig({
+      offline: { episodes: 30 },
+      train: { algo: 'dpo' },
+      evaluation: { episodes: 4, every: 0 },
+    });
+    const summary = await runPipeline(config, dir, { onProgress: (l) => lines.push(l) });
+    expect(summary.syntheticInteractions).toBe(0);
+    expect(Object.keys(summary.seconds)).toEqual([
+      'offline data',
+      'replay buffer',
+      'behaviour cloning',
+      'DPO',
+      'evaluation',
+    ]);
+    expect(lines.find((l) => l.startsWith('DPO: '))).toMatch(/^DPO: \d+ pairs, \d+ epochs/);
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(
+      'after BC and DPO on the offline data',
+    );
+    expect(existsSync(join(dir, 'policy', 'policy.json'))).toBe(true);
+  }, 60_000);
+});

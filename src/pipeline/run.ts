@@ -15,8 +15,10 @@ import { loadPolicy } from '../policy/load.ts';
 import { hasExpert } from '../policy/registry.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { formatMean, formatRate } from '../report/stats.ts';
+import { behaviourCloning } from '../rl/bc.ts';
 import { type TaskSchedule, train } from '../rl/trainer.ts';
 import { type RunConfig, resolveRunEnv } from './config.ts';
+import { describeDpoFit, dpoFromOffline } from './dpo-baseline.ts';
 import { makeExperienceModel, makeLlmClient } from './experience-model.ts';
 import {
   type EnvSetup,
@@ -36,6 +38,7 @@ export interface RunSummary {
   llm: ReturnType<typeof globalLlmStats.snapshot>;
   /** Wall time per stage, seconds. */
   seconds: Record<string, number>;
+  /** After synthetic training (after BC and DPO when `train.algo` is `dpo`). */
   afterSynthetic: Evaluation;
   afterS2r?: Evaluation;
 }
@@ -57,7 +60,8 @@ export interface RunHooks {
 /**
  * `dreamgym run`: offline real data → replay buffer → experience model → synthetic env →
  * (curriculum) → GRPO/PPO → held-out real evaluation → optional S2R in the real env within a
- * fixed real budget. The run folder gets the resolved config, versions, per-stage metrics and
+ * fixed real budget. With `train.algo: dpo`, the offline baseline instead: behaviour cloning on
+ * the offline data, then DPO on its preference pairs, then the evaluation. The run folder gets the resolved config, versions, per-stage metrics and
  * checkpoints, the buffer (unless {@link RunHooks.buffer} puts it elsewhere), `summary.json` and
  * `report.md`.
  */
@@ -129,57 +133,78 @@ export async function runPipeline(
   let pool: SqliteTaskPool | undefined;
   try {
     await stage('replay buffer', () => buffer.add(offline));
-    const model = await stage('experience model', () =>
-      makeExperienceModel(config.experienceModel, env, buffer, llm),
-    );
     const policy = new ChoicePolicy({ seed: config.seed, family: setup.name });
+    const { algo, beta, ...trainSettings } = config.train;
     const trainerConfig = {
-      ...config.train,
+      ...trainSettings,
+      // A DPO run has no RL stage (config validation refuses its s2r).
+      algo: algo === 'dpo' ? ('grpo' as const) : algo,
       evalEvery: config.evaluation.every,
       evalEpisodes: config.evaluation.episodes,
       maxEpisodeSteps: setup.maxEpisodeSteps,
       seed: config.seed,
     };
-    // Mode `off` still goes through the curriculum (uniform over the seed tasks, nothing
-    // generated) so its statistics are recorded the same way for the ablation.
-    pool = SqliteTaskPool.open({ path: join(runDir, 'tasks.db') });
-    const schedule =
-      hooks.curriculum?.(setup, config) ??
-      new Curriculum(
-        {
-          pool,
-          seedTasks: setup.trainTasks,
-          generator: llm ? new LlmTaskGenerator({ llm }) : offlineMutators,
-        },
-        {
-          mode: config.curriculum.mode,
-          generatedShare: config.curriculum.generatedShare,
+    let syntheticInteractions = 0;
+    let schedule: TaskSchedule | undefined;
+    if (algo === 'dpo') {
+      await stage('behaviour cloning', async () => {
+        const fit = behaviourCloning(policy, offline, { seed: config.seed });
+        log(`behaviour cloning: ${fit.decisions} decisions, ${fit.epochs} epochs`);
+      });
+      await stage('DPO', async () => {
+        const fit = await dpoFromOffline(policy, offline, {
+          env,
           seed: config.seed,
-        },
+          ...(beta !== undefined && { beta }),
+        });
+        log(`DPO: ${describeDpoFit(fit)}`);
+      });
+    } else {
+      const model = await stage('experience model', () =>
+        makeExperienceModel(config.experienceModel, env, buffer, llm),
       );
-    const synthetic = await stage('synthetic training', () =>
-      train(
-        {
-          policy,
-          makeEnv: syntheticFactory(setup, buffer, model, config.experienceModel),
-          trainTasks: setup.trainTasks,
-          makeEvalEnv: setup.makeReal,
-          evalTasks: setup.testTasks,
-          outDir: join(runDir, 'synthetic'),
-          provenance: 'synthetic',
-          onIteration: async (m) => {
-            log(
-              `synthetic iter ${m.iteration + 1}: rollout reward ${m.rollout.meanReward.toFixed(3)}${m.eval ? `, held-out success ${(100 * m.eval.successRate).toFixed(1)}%` : ''}`,
-            );
-            // Another process (a collector, a served real env) may have added real episodes.
-            const learnt = (await model.refresh?.()) ?? 0;
-            if (learnt > 0) log(`experience model learnt ${learnt} new real episodes`);
+      // Mode `off` still goes through the curriculum (uniform over the seed tasks, nothing
+      // generated) so its statistics are recorded the same way for the ablation.
+      pool = SqliteTaskPool.open({ path: join(runDir, 'tasks.db') });
+      schedule =
+        hooks.curriculum?.(setup, config) ??
+        new Curriculum(
+          {
+            pool,
+            seedTasks: setup.trainTasks,
+            generator: llm ? new LlmTaskGenerator({ llm }) : offlineMutators,
           },
-          ...(schedule && { schedule }),
-        },
-        trainerConfig,
-      ),
-    );
+          {
+            mode: config.curriculum.mode,
+            generatedShare: config.curriculum.generatedShare,
+            seed: config.seed,
+          },
+        );
+      const synthetic = await stage('synthetic training', () =>
+        train(
+          {
+            policy,
+            makeEnv: syntheticFactory(setup, buffer, model, config.experienceModel),
+            trainTasks: setup.trainTasks,
+            makeEvalEnv: setup.makeReal,
+            evalTasks: setup.testTasks,
+            outDir: join(runDir, 'synthetic'),
+            provenance: 'synthetic',
+            onIteration: async (m) => {
+              log(
+                `synthetic iter ${m.iteration + 1}: rollout reward ${m.rollout.meanReward.toFixed(3)}${m.eval ? `, held-out success ${(100 * m.eval.successRate).toFixed(1)}%` : ''}`,
+              );
+              // Another process (a collector, a served real env) may have added real episodes.
+              const learnt = (await model.refresh?.()) ?? 0;
+              if (learnt > 0) log(`experience model learnt ${learnt} new real episodes`);
+            },
+            ...(schedule && { schedule }),
+          },
+          trainerConfig,
+        ),
+      );
+      syntheticInteractions = synthetic.at(-1)?.envSteps ?? 0;
+    }
     const evaluations = config.evaluation.episodes;
     const afterSynthetic = await stage('evaluation', () =>
       evaluateReal(policy, setup, { episodes: evaluations, seed: config.seed + 1 }),
@@ -190,7 +215,7 @@ export async function runPipeline(
         s2r: 0,
         evaluation: Math.round(afterSynthetic.meanSteps * afterSynthetic.success.n),
       },
-      syntheticInteractions: synthetic.at(-1)?.envSteps ?? 0,
+      syntheticInteractions,
       llm: globalLlmStats.snapshot(),
       seconds,
       afterSynthetic,
@@ -242,7 +267,7 @@ function runReport(env: string, config: RunConfig, s: RunSummary): string {
 
 | policy | held-out success [95% CI] | mean reward | mean steps |
 |---|---|---|---|
-${row('after synthetic training', s.afterSynthetic)}
+${row(config.train.algo === 'dpo' ? 'after BC and DPO on the offline data' : 'after synthetic training', s.afterSynthetic)}
 ${s.afterS2r ? row(`after S2R (${s.realInteractions.s2r} real steps)`, s.afterS2r) : ''}
 
 - Real interactions: ${s.realInteractions.offline} offline, ${s.realInteractions.s2r} in S2R training, ${s.realInteractions.evaluation} in evaluation.

@@ -46,3 +46,18 @@ describe('webDemoReport', () => {
     );
   });
 });
+
+describe("the web table's paper column", () => {
+  it("prints the paper's WebArena-Lite figure beside the rows it has one for, with the backbone", () => {
+    const rows = [
+      row('BC (SFT on offline demos)', [0]),
+      row('DreamGym PPO (BC init, synthetic only)', [0, 1]),
+    ];
+    const report = webDemoReport({ rows, sites: [], options: {} as WebDemoResult['options'] });
+    expect(report).toContain('| web:forum | BC (SFT on offline demos) | 25.0% [4.6, 69.9] | – |');
+    expect(report).toContain(
+      '| DreamGym PPO (BC init, synthetic only) | 50.0% [15.0, 85.0] | 14.5% (Llama-3.2-3B-Instruct, WebArena-Lite) |',
+    );
+    expect(report).toContain('arXiv:2511.03773');
+  });
+});

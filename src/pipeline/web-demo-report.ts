@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WEB_TASK_KINDS } from '../envs/web/webarena/task-kind.ts';
+import { formatPaperFigure, PAPER_CITATION, paperFigureFor } from '../report/paper-reference.ts';
 import { formatRate, mcnemarExact } from '../report/stats.ts';
 import type { TaskOutcome, WebDemoResult, WebDemoRow } from './web-demo.ts';
 
@@ -39,7 +40,8 @@ export function pairedWithBaseline(
 }
 
 /**
- * The web table in markdown; then, per site and method, success by task kind (WebArena's:
+ * The web table in markdown, with the paper's Table 1 figure for each row it has one for; then,
+ * per site and method, success by task kind (WebArena's:
  * information, navigation, change) and the paired comparison with BC on the same held-out tasks;
  * then the offline data and the step-time ratio per site.
  */
@@ -57,12 +59,14 @@ export function webDemoReport(result: WebDemoResult): string {
     return `| ${r.site} | ${r.method.split(' (')[0]} | ${cells.join(' | ')} | ${versus} |`;
   });
   const lines = [
-    '| site | method | held-out success [95% CI] | mean reward | real interactions (training) | synthetic interactions | training time |',
-    '|---|---|---|---|---|---|---|',
+    '| site | method | held-out success [95% CI] | paper, Table 1 | mean reward | real interactions (training) | synthetic interactions | training time |',
+    '|---|---|---|---|---|---|---|---|',
     ...result.rows.map(
       (r) =>
-        `| ${r.site} | ${r.method} | ${formatRate(r.success)} | ${r.reward.mean.toFixed(3)} | ${r.realInteractions.toLocaleString('en-US')} | ${r.syntheticInteractions.toLocaleString('en-US')} | ${r.seconds.toFixed(0)} s |`,
+        `| ${r.site} | ${r.method} | ${formatRate(r.success)} | ${formatPaperFigure(paperFigureFor(r.site, r.method))} | ${r.reward.mean.toFixed(3)} | ${r.realInteractions.toLocaleString('en-US')} | ${r.syntheticInteractions.toLocaleString('en-US')} | ${r.seconds.toFixed(0)} s |`,
     ),
+    '',
+    `"paper, Table 1": the success rate ${PAPER_CITATION} reports for the same method on WebArena-Lite with an LLM policy (the backbone named), for reference: another benchmark, policy and scale than ours; – where we hold no figure of the paper's that we could check.`,
     '',
     'Held-out tasks solved by kind, and against BC on the same tasks (tasks only this row solved / only BC solved; McNemar exact p):',
     '',

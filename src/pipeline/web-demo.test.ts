@@ -33,6 +33,7 @@ describe('runWebDemo', () => {
     expect(result.rows.map((r) => r.method.split(' (')[0])).toEqual([
       'untrained policy',
       'BC',
+      'DPO',
       'DreamGym GRPO',
       'DreamGym PPO',
       'real RL, if it were possible',
@@ -64,11 +65,11 @@ describe('runWebDemo', () => {
     const report = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(report).toContain('| web:forum | BC (SFT on offline demos) |');
     // The by-kind table pairs each trained row with BC on the same tasks.
-    const [bc, grpo] = [result.rows[1], result.rows[2]] as [WebDemoRow, WebDemoRow];
+    const [bc, grpo] = [result.rows[1], result.rows[3]] as [WebDemoRow, WebDemoRow];
     const paired = pairedWithBaseline(grpo, bc);
     expect(report).toContain(`| web:forum | DreamGym GRPO | `);
     expect(report).toContain(`+${paired?.better} / −${paired?.worse} (p = `);
-    expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).rows).toHaveLength(5);
+    expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).rows).toHaveLength(6);
     expect(lines.some((l) => l.includes('offline transitions'))).toBe(true);
   }, 240_000);
 

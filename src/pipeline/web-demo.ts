@@ -10,6 +10,7 @@ import { type Estimate, formatRate, meanInterval, wilson } from '../report/stats
 import { type BehaviourCloningOptions, behaviourCloning } from '../rl/bc.ts';
 import { rollout } from '../rl/rollout.ts';
 import { type TrainerConfig, type TrainerPolicy, train } from '../rl/trainer.ts';
+import { DPO_ROW, describeDpoFit, dpoFromOffline } from './dpo-baseline.ts';
 import { trainDreamInWorker } from './dream-training-thread.ts';
 import type { EnvSetup } from './experiment.ts';
 import { webSetup } from './web-setup.ts';
@@ -18,7 +19,8 @@ import { webSetup } from './web-setup.ts';
  * The paper's non-RL-ready regime on our web apps (WebArena-Lite's role in the paper): the real
  * browser env is used only for offline demonstrations and the final evaluation; DreamGym trains
  * in the synthetic env learnt from those demonstrations. Rows per site: untrained, BC on the
- * offline expert demonstrations (the paper's SFT baseline), DreamGym GRPO and PPO (synthetic
+ * offline expert demonstrations (the paper's SFT baseline), DPO from BC on expert-labelled pairs
+ * of the offline states (the paper's DPO baseline), DreamGym GRPO and PPO (synthetic
  * only), and — for reference only — GRPO in the real browser env with the real steps DreamGym
  * GRPO's training time would have bought ("real RL, if it were possible").
  */
@@ -40,6 +42,8 @@ export interface WebDemoOptions {
   outDir: string;
   /** Behaviour cloning's settings (every trained row starts from BC). */
   bc?: Pick<BehaviourCloningOptions, 'epochs' | 'learningRate'>;
+  /** The DPO row's β. Default `CHOICE_POLICY_DPO_BETA`. */
+  dpoBeta?: number;
   /** Skip the real-RL reference row (it is the slowest). */
   skipRealRl?: boolean;
   /**
@@ -252,6 +256,16 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       return { policy: bc, real: 0, synthetic: 0 };
     });
     const cloned = () => (bc as ChoicePolicy).copy();
+    await row(DPO_ROW, async () => {
+      const policy = cloned();
+      const fit = await dpoFromOffline(policy, offline, {
+        env: site,
+        seed: options.seed,
+        ...(options.dpoBeta !== undefined && { beta: options.dpoBeta }),
+      });
+      log(`${site} ${DPO_ROW}: ${describeDpoFit(fit)}`);
+      return { policy, real: 0, synthetic: 0 };
+    });
     // DreamGym starts from the SFT policy, as the paper's agents start from an instruct model.
     // Its GRPO and PPO rows train at once, each on a thread (synthetic training is one core's
     // work), from the same saved BC policy over the same buffer file.

@@ -1,8 +1,9 @@
 import { ConfigError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
-import { type Tensor, tf } from '../core/tf.ts';
+import { tf } from '../core/tf.ts';
 import { finalReward, type Step, type Trajectory } from '../core/types.ts';
 import type { RecordedDecision, TrainablePolicy } from '../policy/policy.ts';
+import { trainWithEarlyStopping } from './early-stopping.ts';
 import { type BcMetrics, bcEpoch, bcUpdate } from './update.ts';
 
 /**
@@ -165,34 +166,19 @@ export function fitWithValidation(
   options: { maxEpochs: number; patience: number; minibatchSize: number; seed: number },
 ): { metrics: BcMetrics; best: BcEpochScore; curve: BcEpochScore[] } {
   const rng = new Rng(options.seed).fork('bc-minibatches');
-  const curve: BcEpochScore[] = [];
-  let best: BcEpochScore | undefined;
-  let bestWeights: Tensor[] = [];
   let minibatches = 0;
   let last: BcMetrics = { nll: 0, minibatches: 0 };
-  try {
-    for (let epoch = 1; epoch <= options.maxEpochs; epoch++) {
+  const { best, curve } = trainWithEarlyStopping(
+    policy.variables,
+    options,
+    (epoch): BcEpochScore => {
       last = bcEpoch(policy, optimizer, train, rng, { minibatchSize: options.minibatchSize });
       minibatches += last.minibatches;
-      const score = { epoch, trainNll: last.nll, ...heldOutFit(policy, validation) };
-      curve.push(score);
-      if (!best || score.nll < best.nll) {
-        best = score;
-        for (const w of bestWeights) w.dispose();
-        bestWeights = policy.variables.map((v) => v.clone());
-      } else if (epoch - best.epoch >= options.patience) break;
-    }
-    policy.variables.forEach((v, i) => {
-      v.assign(bestWeights[i] as Tensor);
-    });
-  } finally {
-    for (const w of bestWeights) w.dispose();
-  }
-  return {
-    metrics: { nll: last.nll, minibatches },
-    best: best as BcEpochScore,
-    curve,
-  };
+      return { epoch, trainNll: last.nll, ...heldOutFit(policy, validation) };
+    },
+    (score) => score.nll,
+  );
+  return { metrics: { nll: last.nll, minibatches }, best, curve };
 }
 
 /** Mean negative log-likelihood of `decisions`' actions, and the share held with p > 1/2. */

@@ -3,7 +3,8 @@ import { type Tensor, tf, type Variable } from '../core/tf.ts';
 import type { RecordedDecision, TrainablePolicy } from '../policy/policy.ts';
 import { type PpoLossOptions, ppoLoss } from './ppo.ts';
 
-type Optimizer = ReturnType<typeof tf.train.adam>;
+/** The optimiser every update here steps with. */
+export type Optimizer = ReturnType<typeof tf.train.adam>;
 
 /** A decision with its training targets. */
 export interface PolicySample extends RecordedDecision {
@@ -64,7 +65,7 @@ export function ppoUpdate(
         .map((i) => samples[i] as PolicySample);
       let advantages = batch.map((s) => s.advantage);
       if (normalizeAdvantages && batch.length > 1) advantages = standardize(advantages);
-      const stats = step(optimizer, policy.variables, options.maxGradNorm ?? 0.5, () => {
+      const stats = gradientStep(optimizer, policy.variables, options.maxGradNorm ?? 0.5, () => {
         const evaluation = policy.evaluate(batch);
         const out = ppoLoss(
           {
@@ -146,7 +147,7 @@ export function bcEpoch(
     const batch = order
       .slice(start, start + minibatchSize)
       .map((i) => decisions[i] as RecordedDecision);
-    const stats = step(optimizer, policy.variables, maxGradNorm, () => {
+    const stats = gradientStep(optimizer, policy.variables, maxGradNorm, () => {
       const loss = tf.neg(tf.mean(policy.evaluate(batch).logProbs));
       return { loss, report: { nll: loss } };
     });
@@ -160,7 +161,7 @@ export function bcEpoch(
  * One optimiser step: gradients of `lossFn`'s loss, clipped to a global norm, applied. Returns
  * the reported scalars and the gradient norm before clipping.
  */
-function step(
+export function gradientStep(
   optimizer: Optimizer,
   variables: Variable[],
   maxGradNorm: number,

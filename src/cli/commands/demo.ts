@@ -53,7 +53,7 @@ export function demoCommand(program: Command): void {
   program
     .command('demo')
     .description(
-      'reproduce the DreamGym main table offline: untrained, BC, real-env GRPO/PPO, DreamGym GRPO/PPO, S2R',
+      'reproduce the DreamGym main table offline: untrained, BC, DPO, real-env GRPO/PPO, DreamGym GRPO/PPO, S2R',
     )
     .option(
       '--env <name>',
@@ -91,6 +91,11 @@ export function demoCommand(program: Command): void {
       intOption(1),
     )
     .option('--seeds <n>', 'run every row on N seeds; report a CI across seeds', intOption(1), 1)
+    .option(
+      '--dpo-beta <b>',
+      "the DPO row's β: how far DPO may move from the BC policy it starts from (default 1; 0.1, an LLM's usual, breaks the choice policy)",
+      positiveNumber,
+    )
     .option(
       '--real-step-seconds <s>',
       "cost table: seconds one real env step takes where the real env is not ours (a web app's, a robot's)",
@@ -137,6 +142,7 @@ export function demoCommand(program: Command): void {
             : WEB_DEFAULTS.iterations,
           trainer: WEB_TRAINER,
           bc: WEB_BC,
+          ...(o.dpoBeta !== undefined && { dpoBeta: o.dpoBeta }),
           evalEpisodes: given('evalEpisodes') ? o.evalEpisodes : WEB_DEFAULTS.eval,
           parallel: o.parallel,
           maxEpisodeSteps: WEB_DEFAULTS.maxSteps,
@@ -166,6 +172,7 @@ export function demoCommand(program: Command): void {
           offlineEpisodes: o.offlineEpisodes,
           epsilon: 0.3,
           realBudget: o.full ? 80_000 : o.budget,
+          ...(o.dpoBeta !== undefined && { dpoBeta: o.dpoBeta }),
           ...((o.full || o.smallBudget) && { smallBudget: o.full ? 5_000 : o.smallBudget }),
           syntheticIterations:
             env === 'household' && command.getOptionValueSource('syntheticIterations') !== 'cli'

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { initTf } from '../../core/tf.ts';
@@ -8,6 +9,7 @@ import { envEntry } from '../../envs/registry.ts';
 import { loadPolicy } from '../../policy/load.ts';
 import { POLICY_NAMES } from '../../policy/registry.ts';
 import { writeRlEpisodes } from '../../rl/export/rl-episode-file.ts';
+import { toDpoLines } from '../../rl/export/to-dpo-pairs.ts';
 import { toRlEpisodes } from '../../rl/export/to-rl-episodes.ts';
 import { rollout } from '../../rl/rollout.ts';
 import {
@@ -24,10 +26,14 @@ Examples:
   dreamgym export-rl --env webshop --policy llm --llm-url http://127.0.0.1:8000/v1 --llm-model Qwen/Qwen2.5-7B-Instruct --tasks 16 --group-size 8 --concurrency 8 --out data/webshop-rl.jsonl
   dreamgym export-rl --env webshop --policy expert --epsilon 0.5 --tasks 50 --group-size 4 --out data/webshop-rl.jsonl
   dreamgym export-rl --data data/webshop-llm.jsonl --out data/webshop-rl.jsonl
+  dreamgym export-rl --data data/webshop-llm.jsonl --out data/webshop-rl.jsonl --pairs data/webshop-dpo.jsonl
 
 One episode a line: the chat the LLM policy had (system, then user and assistant per step,
 assistant turns marked "trainable"), per-step rewards, and the GRPO advantage of the episode in
-its task's group. Format and loaders for verl, TRL and plain PyTorch: docs/export-rl-format.md.`;
+its task's group. Format and loaders for verl, TRL and plain PyTorch: docs/export-rl-format.md.
+--pairs also writes DPO pairs in TRL's conversational preference format (DPOTrainer's dataset):
+where a success and a failure of a task stood in the same state, the prompt the policy was sent
+there, the success's action chosen and the failure's rejected.`;
 
 interface ExportRlFlags extends LlmPolicyFlags {
   out: string;
@@ -42,6 +48,7 @@ interface ExportRlFlags extends LlmPolicyFlags {
   maxSteps?: number;
   normalizeStd: boolean;
   saveTrajectories?: string;
+  pairs?: string;
 }
 
 export function exportRlCommand(program: Command): void {
@@ -67,7 +74,11 @@ export function exportRlCommand(program: Command): void {
     )
     .option('--max-steps <n>', "with --env: step limit (default: the env's own)", intOption(1))
     .option('--save-trajectories <file>', 'with --env: also write the rollouts as trajectory JSONL')
-    .option('--no-normalize-std', "GRPO: don't divide advantages by the group's reward std");
+    .option('--no-normalize-std', "GRPO: don't divide advantages by the group's reward std")
+    .option(
+      '--pairs <file>',
+      "also write DPO preference pairs (a success's action against a failure's in the same state) as TRL's {prompt, chosen, rejected} JSONL",
+    );
   addLlmPolicyOptions(command, 1)
     .addHelpText('after', EXAMPLES)
     .action(async (o: ExportRlFlags) => {
@@ -78,6 +89,11 @@ export function exportRlCommand(program: Command): void {
         normalizeStd: o.normalizeStd,
       });
       await writeRlEpisodes(o.out, result.episodes);
+      const pairs = o.pairs
+        ? toDpoLines(trajectories, { ...promptOptionsFromFlags(o), seed: o.seed })
+        : undefined;
+      if (o.pairs && pairs)
+        await writeFile(o.pairs, pairs.map((line) => `${JSON.stringify(line)}\n`).join(''));
       const s = summarize(trajectories);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       console.log(
@@ -86,10 +102,17 @@ export function exportRlCommand(program: Command): void {
           `informative   ${result.informativeGroups} groups with differing rewards`,
           `success rate  ${percent(s.successRate)}`,
           `mean reward   ${s.meanReward.toFixed(3)}`,
+          ...(pairs ? [`pairs         ${pairs.length} DPO pairs`] : []),
+          ...(pairs?.length === 0
+            ? [
+                'warning       no success and failure of a task stood in the same state: no DPO pair; roll out larger groups',
+              ]
+            : []),
           ...result.warnings.map((w) => `warning       ${w}`),
           `time          ${seconds} s`,
           ...(o.saveTrajectories ? [`trajectories  ${o.saveTrajectories}`] : []),
           `wrote         ${o.out}`,
+          ...(o.pairs ? [`pairs written ${o.pairs}`] : []),
         ].join('\n'),
       );
     });

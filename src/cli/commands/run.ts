@@ -19,6 +19,13 @@ export function runCommand(program: Command): void {
       '--curriculum <mode>',
       'override curriculum.mode: off, variance or random (for ablations)',
     )
+    .addHelpText(
+      'after',
+      `
+The method is train.algo: grpo or ppo (DreamGym: RL in the synthetic env, then optional s2r), or
+dpo (the offline baseline: behaviour cloning on the offline data, then DPO on its preference
+pairs with the BC policy as reference; train.beta is DPO's β, default 1; no s2r).`,
+    )
     .action(async (file: string, o) => {
       if (o.out !== undefined) checkRunFolder(o.out);
       const loaded = await loadRunConfig(file);
@@ -43,9 +50,8 @@ export function runCommand(program: Command): void {
           ),
       });
       const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-      console.log(
-        `held-out success after synthetic training: ${pct(summary.afterSynthetic.success.mean)}`,
-      );
+      const stage = config.train.algo === 'dpo' ? 'BC and DPO' : 'synthetic training';
+      console.log(`held-out success after ${stage}: ${pct(summary.afterSynthetic.success.mean)}`);
       if (summary.afterS2r)
         console.log(
           `after S2R (${summary.realInteractions.s2r} real steps): ${pct(summary.afterS2r.success.mean)}`,
