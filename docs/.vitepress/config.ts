@@ -55,6 +55,7 @@ const experiments = [
   { text: 'Webshop and household demo', link: '/experiments/webshop-household' },
   { text: 'Result rank and the plateau', link: '/experiments/result-rank' },
   { text: 'Ablations', link: '/experiments/ablations' },
+  { text: 'Curriculum', link: '/experiments/curriculum' },
   { text: 'Experience quality', link: '/experiments/quality' },
   { text: 'Data scaling', link: '/experiments/scaling' },
   { text: 'Web demo', link: '/experiments/web-demo' },

@@ -70,6 +70,12 @@ describe('dreamgym CLI', () => {
     const webSeeds = await dreamgym(['demo', '--env', 'web', '--seeds', '3', '--budget', '5000']);
     expect(webSeeds.code).toBe(1);
     expect(webSeeds.stderr).toContain('demo --env web does not use --budget, --seeds');
+    const shopCurriculum = await dreamgym(['demo', '--web-curriculum', 'variance']);
+    expect(shopCurriculum.code).toBe(1);
+    expect(shopCurriculum.stderr).toContain('demo --env webshop does not use --web-curriculum');
+    const badCurriculum = await dreamgym(['demo', '--env', 'web', '--web-curriculum', 'hardest']);
+    expect(badCurriculum.code).not.toBe(0);
+    expect(badCurriculum.stderr).toContain('unknown curriculum mode "hardest"; available: off');
     expect(webSeeds.stderr).toContain('run --seed 0, --seed 1');
   });
 

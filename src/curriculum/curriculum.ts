@@ -8,6 +8,7 @@
 import { ConfigError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import type { Task } from '../core/types.ts';
+import { type CurriculumReport, curriculumReport } from './curriculum-report.ts';
 import type { TaskGenerator } from './generators/generator.ts';
 import { isRealizable } from './realizable.ts';
 import { type TaskSchedule, uniformSchedule } from './schedule.ts';
@@ -142,6 +143,17 @@ export class Curriculum implements TaskSchedule {
   /** Per iteration: pool size, generated tasks, informative share, mean reward variance V. */
   stats(): Promise<PoolIterationStats[]> {
     return this.pool.iterationStats();
+  }
+
+  /**
+   * What it selected so far: seed and generated tasks played, their informative shares, the
+   * template mix (by `templateOf`, see {@link curriculumReport}).
+   */
+  report(templateOf?: (task: Task) => string | undefined): Promise<CurriculumReport> {
+    return curriculumReport(this.pool, {
+      warnings: this.warnings.length,
+      ...(templateOf && { templateOf }),
+    });
   }
 
   /**

@@ -174,6 +174,20 @@ describe('DreamGym demo (tiny end to end)', () => {
     expect(shared?.syntheticDemonstrations).toBe(0);
     expect(shared?.refreshes).toBe(0);
     expect(ungrounded).toMatchObject({ syntheticDemonstrations: 0, refreshes: 0 });
+    // Full and − curriculum say what they trained on; only full's tasks came from a curriculum.
+    const [withCurriculum, without] = result.rows.slice(0, 2).map((r) => r.seeds[0]?.curriculum);
+    expect(withCurriculum?.selection?.iterations).toHaveLength(2);
+    expect(withCurriculum?.selection?.played.seed.groups).toBeGreaterThan(0);
+    expect(withCurriculum?.selection?.played.generated.groups).toBeGreaterThan(0);
+    expect(without?.selection).toBeUndefined();
+    for (const stats of [withCurriculum, without]) {
+      // Only synthetic successes are replayed, and webshop variations have a spec to replay on.
+      for (const replay of Object.values(stats?.replay ?? {})) {
+        expect(replay.unreplayable).toBe(0);
+        expect(replay.syntheticSuccesses).toBe(replay.episodes);
+        expect(replay.confirmed).toBeLessThanOrEqual(replay.syntheticSuccesses);
+      }
+    }
     const report = readFileSync(await writeDemoReport(result, outDir), 'utf8');
     expect(report).toContain(
       '− reasoning does not apply: the LLM-free experience model does not reason',

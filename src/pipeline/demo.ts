@@ -1,7 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Rng } from '../core/rng.ts';
 import { initTf } from '../core/tf.ts';
-import type { Trajectory } from '../core/types.ts';
+import { isSuccess, type Trajectory } from '../core/types.ts';
+import { Curriculum } from '../curriculum/curriculum.ts';
+import type { CurriculumReport } from '../curriculum/curriculum-report.ts';
+import { RecordEpisodes } from '../envs/wrappers/record-episodes.ts';
 import type { ExperienceModel } from '../experience/experience-model.ts';
 import { llmFreeModel } from '../experience/llm-free.ts';
 import { globalLlmStats, type LlmStatsSnapshot } from '../llm/stats.ts';
@@ -28,6 +32,7 @@ import {
   type SyntheticOptions,
   syntheticFactory,
 } from './experiment.ts';
+import { type ReplayReport, replayInReal } from './fidelity.ts';
 
 export interface DemoOptions {
   env: string;
@@ -115,6 +120,28 @@ export interface SeedRow {
   seconds: number;
   /** Held-out success during training. */
   curve: CurvePoint[];
+  /** What the row's tasks were and how true its synthetic successes were (DreamGym GRPO rows). */
+  curriculum?: CurriculumStats;
+}
+
+/** Synthetic successes replayed per task origin by {@link CurriculumStats}. */
+const REPLAYED_SUCCESSES = 100;
+
+/**
+ * Why a curriculum helps a DreamGym row or not: how informative its training tasks were, what the
+ * curriculum picked, and whether the synthetic successes it trained on hold in the real env.
+ */
+export interface CurriculumStats {
+  /** Mean over iterations of the share of rollout groups whose rewards varied (GRPO's signal). */
+  informativeShare: number;
+  /** What the curriculum selected; absent for a row trained on the uniform seed tasks. */
+  selection?: CurriculumReport;
+  /**
+   * Up to {@link REPLAYED_SUCCESSES} synthetic successes of seed tasks and as many of generated
+   * ones (sampled), replayed action by action in the real env: `falsePositiveShare` is the share
+   * of rewards the policy learnt from wrongly.
+   */
+  replay: { seed: ReplayReport; generated: ReplayReport };
 }
 
 /**
@@ -326,11 +353,14 @@ async function runSeed(
         synthetic = {},
         useCurriculum = true,
         frozen = false,
+        explain = false,
         experienceModel,
       }: {
         synthetic?: Pick<SyntheticOptions, 'k' | 'history'>;
         useCurriculum?: boolean;
         frozen?: boolean;
+        /** Record {@link CurriculumStats} (replays a sample of its synthetic successes). */
+        explain?: boolean;
         /** Over the row's buffer; default the demo's experience model. */
         experienceModel?: (buffer: ReplayBuffer) => ExperienceModel | Promise<ExperienceModel>;
       } = {},
@@ -349,21 +379,31 @@ async function runSeed(
             : model;
         const policy = await startPolicy();
         const schedule = useCurriculum ? options.curriculum?.(setup, seed) : undefined;
+        const makeSynthetic = syntheticFactory(
+          setup,
+          rowBuffer,
+          rowModel,
+          frozen
+            ? { ...synthetic, writeBack: false, realShare: 1 }
+            : {
+                ...synthetic,
+                writeBack: true,
+                realShare: options.realShare ?? DEFAULT_REAL_SHARE,
+              },
+        );
+        const successes: Trajectory[] = [];
         const history = await train(
           {
             policy,
-            makeEnv: syntheticFactory(
-              setup,
-              rowBuffer,
-              rowModel,
-              frozen
-                ? { ...synthetic, writeBack: false, realShare: 1 }
-                : {
-                    ...synthetic,
-                    writeBack: true,
-                    realShare: options.realShare ?? DEFAULT_REAL_SHARE,
-                  },
-            ),
+            makeEnv: explain
+              ? () =>
+                  new RecordEpisodes(makeSynthetic(), {
+                    provenance: 'synthetic',
+                    onEpisode: (t) => {
+                      if (isSuccess(t)) successes.push(t);
+                    },
+                  })
+              : makeSynthetic,
             trainTasks: setup.trainTasks,
             makeEvalEnv: setup.makeReal,
             evalTasks: setup.testTasks,
@@ -376,11 +416,16 @@ async function runSeed(
           },
           trainer({ algo, iterations: options.syntheticIterations }),
         );
+        const curriculum = explain
+          ? await explainCurriculum(setup, seed, history, schedule, successes)
+          : undefined;
+        if (curriculum) log(`${method}: ${describeCurriculum(curriculum)}`);
         return {
           policy,
           realInteractions: 0,
           syntheticInteractions: history.at(-1)?.envSteps ?? 0,
           curve: curveOf(method, history),
+          ...(curriculum && { curriculum }),
         };
       } finally {
         await own?.close();
@@ -388,9 +433,12 @@ async function runSeed(
     };
 
   if (options.ablations) {
-    await row('DreamGym GRPO (full)', dreamRl('grpo', 'DreamGym GRPO (full)'));
+    await row('DreamGym GRPO (full)', dreamRl('grpo', 'DreamGym GRPO (full)', { explain: true }));
     if (options.curriculum)
-      await row('− curriculum', dreamRl('grpo', '− curriculum', { useCurriculum: false }));
+      await row(
+        '− curriculum',
+        dreamRl('grpo', '− curriculum', { useCurriculum: false, explain: true }),
+      );
     // Without retrieval the model is grounded in no real transition: no demonstrations, and
     // (for the LLM-free model, whose knowledge is the buffer's transitions) nothing learnt. Its
     // buffer stays empty too: written-back episodes would ground it in its own guesses.
@@ -446,7 +494,7 @@ async function runSeed(
     await row(`GRPO (real, small budget = ${small}${from})`, realRl('grpo', small));
     const dreamGrpo = await row(
       `DreamGym GRPO (synthetic only${from})`,
-      dreamRl('grpo', 'DreamGym GRPO', { frozen: !options.coEvolve }),
+      dreamRl('grpo', 'DreamGym GRPO', { frozen: !options.coEvolve, explain: true }),
     );
     await row(
       `DreamGym PPO (synthetic only${from})`,
@@ -469,6 +517,57 @@ async function runSeed(
   }
   await buffer.close();
   return { rows, offline };
+}
+
+/**
+ * A DreamGym row's {@link CurriculumStats}: the informative share of its rollout groups, what its
+ * curriculum (if any) selected, and a sample of its synthetic successes per task origin replayed
+ * in the real env.
+ */
+async function explainCurriculum(
+  setup: EnvSetup,
+  seed: number,
+  history: readonly IterationMetrics[],
+  schedule: TaskSchedule | undefined,
+  successes: readonly Trajectory[],
+): Promise<CurriculumStats> {
+  const rng = new Rng(seed).fork('replayed-successes');
+  const replay = async (origin: 'seed' | 'generated') => {
+    const realEnv = setup.makeReal();
+    try {
+      return await replayInReal({
+        trajectories: rng.sample(
+          successes.filter((t) => t.task.origin === origin),
+          REPLAYED_SUCCESSES,
+        ),
+        realEnv,
+      });
+    } finally {
+      await realEnv.close();
+    }
+  };
+  return {
+    informativeShare:
+      history.reduce((s, m) => s + m.rollout.informativeGroups, 0) / Math.max(1, history.length),
+    ...(schedule instanceof Curriculum && { selection: await schedule.report() }),
+    replay: { seed: await replay('seed'), generated: await replay('generated') },
+  };
+}
+
+/** One line of {@link CurriculumStats} for the progress log. */
+function describeCurriculum(stats: CurriculumStats): string {
+  const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+  const { seed, generated } = stats.replay;
+  const played = stats.selection?.played;
+  return [
+    `informative groups ${pct(stats.informativeShare)}`,
+    ...(played
+      ? [
+          `played ${played.seed.groups} seed groups (${pct(played.seed.informativeShare)} informative), ${played.generated.groups} generated (${pct(played.generated.informativeShare)})`,
+        ]
+      : []),
+    `synthetic successes confirmed by replay: seed ${seed.confirmed}/${seed.syntheticSuccesses}, generated ${generated.confirmed}/${generated.syntheticSuccesses} (${generated.unreplayable} unreplayable)`,
+  ].join('; ');
 }
 
 /** The LLM calls, tokens and money spent since `before` (all clients, by the global counters). */

@@ -1,6 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { initTf } from '../core/tf.ts';
+import { isSuccess, type Task, type Trajectory } from '../core/types.ts';
+import { Curriculum } from '../curriculum/curriculum.ts';
+import type { CurriculumReport } from '../curriculum/curriculum-report.ts';
+import { WebTaskVariations } from '../curriculum/generators/web-variations.ts';
+import type { CurriculumMode } from '../curriculum/selection.ts';
+import { SqliteTaskPool } from '../curriculum/sqlite-task-pool.ts';
+import { RecordEpisodes } from '../envs/wrappers/record-episodes.ts';
 import { llmFreeModel } from '../experience/llm-free.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
@@ -28,12 +35,25 @@ export interface DreamTrainingJob {
   /** The trainer's settings (algorithm, iterations, seed, …); plain data. */
   trainer: Partial<TrainerConfig>;
   maxEpisodeSteps: number;
+  /**
+   * DreamGym's curriculum over the tasks, with variations from the buffer's real pages
+   * ({@link WebTaskVariations}); absent: the tasks uniformly, as `mode: 'off'`.
+   */
+  curriculum?: { mode: CurriculumMode; generatedShare?: number };
+  /** Send the synthetic successes back (to replay them in the real env). */
+  returnSuccesses?: boolean;
 }
 
 export interface DreamTrainingResult {
   syntheticSteps: number;
   /** Training time, loading excluded. */
   seconds: number;
+  /** Mean over iterations of the share of rollout groups whose rewards varied. */
+  informativeShare: number;
+  /** What the curriculum selected, by WebArena template (`intent_template_id`). */
+  selection?: CurriculumReport;
+  /** The synthetic successes, when asked for. */
+  successes?: Trajectory[];
 }
 
 /** Runs a {@link DreamTrainingJob} on this thread. */
@@ -49,27 +69,80 @@ export async function trainDream(job: DreamTrainingJob): Promise<DreamTrainingRe
     const wanted = new Set(job.taskIds);
     const tasks = setup.trainTasks.filter((t) => wanted.has(t.id));
     const policy = await ChoicePolicy.load(job.startPolicy);
+    const curriculum = job.curriculum && (await webCurriculum(job, buffer, tasks));
+    const makeSynthetic = syntheticFactory({ ...setup, trainTasks: tasks }, buffer, model);
+    const successes: Trajectory[] = [];
     try {
       const started = performance.now();
       const history = await train(
         {
           policy,
-          makeEnv: syntheticFactory({ ...setup, trainTasks: tasks }, buffer, model),
+          makeEnv: job.returnSuccesses
+            ? () =>
+                new RecordEpisodes(makeSynthetic(), {
+                  provenance: 'synthetic',
+                  onEpisode: (t) => {
+                    if (isSuccess(t)) successes.push(t);
+                  },
+                })
+            : makeSynthetic,
           trainTasks: tasks,
           provenance: 'synthetic',
+          ...(curriculum && { schedule: curriculum }),
         },
         job.trainer,
       );
       const seconds = (performance.now() - started) / 1000;
       await policy.save(job.outPolicy);
       await writeFile(join(job.outPolicy, 'job.json'), `${JSON.stringify(job, null, 2)}\n`);
-      return { syntheticSteps: history.at(-1)?.envSteps ?? 0, seconds };
+      return {
+        syntheticSteps: history.at(-1)?.envSteps ?? 0,
+        seconds,
+        informativeShare:
+          history.reduce((s, m) => s + m.rollout.informativeGroups, 0) /
+          Math.max(1, history.length),
+        ...(curriculum && {
+          selection: await curriculum.report((t) => {
+            const id = (t.spec as { intent_template_id?: unknown } | undefined)?.intent_template_id;
+            return id === undefined ? undefined : String(id);
+          }),
+        }),
+        ...(job.returnSuccesses && { successes }),
+      };
     } finally {
       policy.dispose();
     }
   } finally {
     await buffer.close();
   }
+}
+
+/**
+ * The job's curriculum over `tasks`, its variations learnt from the buffer's real episodes of
+ * the site; its pool in memory (one row's).
+ */
+async function webCurriculum(
+  job: DreamTrainingJob,
+  buffer: ReplayBuffer,
+  tasks: readonly Task[],
+): Promise<Curriculum> {
+  const real: Trajectory[] = [];
+  for (const provenance of ['real-offline', 'real-online'] as const)
+    for await (const t of buffer.trajectories({ env: job.site, provenance })) real.push(t);
+  return new Curriculum(
+    {
+      pool: SqliteTaskPool.open(),
+      seedTasks: tasks,
+      generator: WebTaskVariations.fromTrajectories(real),
+    },
+    {
+      mode: job.curriculum?.mode ?? 'variance',
+      ...(job.curriculum?.generatedShare !== undefined && {
+        generatedShare: job.curriculum.generatedShare,
+      }),
+      seed: job.trainer.seed ?? 0,
+    },
+  );
 }
 
 /** What the training thread posts back. */

@@ -1,7 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Rng } from '../core/rng.ts';
 import { initTf } from '../core/tf.ts';
-import { finalReward, type Trajectory } from '../core/types.ts';
+import { finalReward, type Task, type Trajectory } from '../core/types.ts';
+import type { CurriculumReport } from '../curriculum/curriculum-report.ts';
+import type { CurriculumMode } from '../curriculum/selection.ts';
 import { type WebTaskKind, webTaskKind } from '../envs/web/webarena/task-kind.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { makePolicy } from '../policy/registry.ts';
@@ -11,8 +14,10 @@ import { type BehaviourCloningOptions, behaviourCloning } from '../rl/bc.ts';
 import { rollout } from '../rl/rollout.ts';
 import { type TrainerConfig, type TrainerPolicy, train } from '../rl/trainer.ts';
 import { DPO_ROW, describeDpoFit, dpoFromOffline } from './dpo-baseline.ts';
+import type { DreamTrainingResult } from './dream-training.ts';
 import { trainDreamInWorker } from './dream-training-thread.ts';
 import type { EnvSetup } from './experiment.ts';
+import { type ReplayReport, replayInReal } from './fidelity.ts';
 import { webSetup } from './web-setup.ts';
 
 /**
@@ -54,6 +59,19 @@ export interface WebDemoOptions {
   trainOn?: 'offline' | 'all';
   /** Sampling temperature of every evaluation; default 0 (greedy, as the webshop table). */
   evalTemperature?: number;
+  /**
+   * The DreamGym rows' curriculum: `off` (default: the RL tasks uniformly, as the web table was
+   * measured), `variance` (DreamGym's, with variations of the RL tasks built from the buffer's
+   * real pages; one seed on the store: 21.7% against 26.7% without, see
+   * docs/experiments/curriculum.md), or `random`.
+   */
+  curriculum?: CurriculumMode;
+  /**
+   * Add a DreamGym GRPO row without the curriculum, and replay up to `replays` synthetic successes
+   * of each task origin of both GRPO rows in the real browser (a generated task on the real task
+   * of the same instruction, when the site has one): the curriculum's effect, explained.
+   */
+  curriculumAblation?: { replays: number };
   onProgress?: (line: string) => void;
 }
 
@@ -75,6 +93,24 @@ export interface WebDemoRow {
   realInteractions: number;
   syntheticInteractions: number;
   seconds: number;
+  /**
+   * DreamGym rows under `curriculumAblation`: what they trained on and (GRPO rows) how true
+   * their synthetic successes were.
+   */
+  curriculum?: WebCurriculumStats;
+}
+
+/** What a DreamGym row trained on and how many of its synthetic successes hold for real. */
+export interface WebCurriculumStats {
+  /** Mean over iterations of the share of rollout groups whose rewards varied. */
+  informativeShare: number;
+  /** What the curriculum selected (template mix by `intent_template_id`); absent without one. */
+  selection?: CurriculumReport;
+  /**
+   * Sampled synthetic successes replayed in the real browser, of seed tasks and of generated
+   * ones; a generated task whose instruction is no real task of the site is unreplayable.
+   */
+  replay: { seed: ReplayReport; generated: ReplayReport };
 }
 
 export interface WebDemoResult {
@@ -160,6 +196,45 @@ export async function collectWebDemos(
   return { offline, realStepMs: (performance.now() - started) / Math.max(1, steps(offline)) };
 }
 
+/**
+ * A DreamGym row's {@link WebCurriculumStats}: up to `replays` of its synthetic successes per task
+ * origin (sampled) replayed in the real browser. A generated task is replayed on the site's real
+ * task of the same instruction (train or test) — measurement only: the curriculum never sees it.
+ */
+async function explainWebRun(
+  run: DreamTrainingResult,
+  setup: EnvSetup,
+  replays: number,
+  seed: number,
+): Promise<WebCurriculumStats> {
+  const real = new Map<string, Task>(
+    [...setup.trainTasks, ...setup.testTasks].map((t) => [t.instruction, t]),
+  );
+  const rng = new Rng(seed).fork('replayed-successes');
+  const replay = async (origin: Task['origin']) => {
+    const sampled = rng.sample(
+      (run.successes ?? []).filter((t) => t.task.origin === origin),
+      replays,
+    );
+    const onReal = sampled.flatMap((t) => {
+      const task = origin === 'seed' ? t.task : real.get(t.task.instruction);
+      return task ? [{ ...t, task }] : [];
+    });
+    const realEnv = setup.makeReal();
+    try {
+      const report = await replayInReal({ trajectories: onReal, realEnv });
+      return { ...report, unreplayable: report.unreplayable + sampled.length - onReal.length };
+    } finally {
+      await realEnv.close();
+    }
+  };
+  return {
+    informativeShare: run.informativeShare,
+    ...(run.selection && { selection: run.selection }),
+    replay: { seed: await replay('seed'), generated: await replay('generated') },
+  };
+}
+
 const steps = (trajectories: readonly Trajectory[]) =>
   trajectories.reduce((s, t) => s + t.steps.length, 0);
 
@@ -214,11 +289,12 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
         synthetic: number;
         /** Training time when it is not the body's own (trained beforehand, on another thread). */
         seconds?: number;
+        curriculum?: WebCurriculumStats;
       }>,
     ) => {
       log(`${site} ${method}: training`);
       const started = performance.now();
-      const { policy, real, synthetic, seconds: trained } = await body();
+      const { policy, real, synthetic, seconds: trained, curriculum } = await body();
       const seconds = trained ?? (performance.now() - started) / 1000;
       const { success, reward, outcomes } = await evaluateWeb(policy, setup, {
         episodes: options.evalEpisodes,
@@ -235,6 +311,7 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
         realInteractions: real,
         syntheticInteractions: synthetic,
         seconds,
+        ...(curriculum && { curriculum }),
       });
       log(
         `${site} ${method}: held-out success ${formatRate(success)} (${seconds.toFixed(0)} s training)`,
@@ -272,27 +349,45 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
     const bcDir = join(options.outDir, `${name}-bc`);
     await (bc as ChoicePolicy).save(bcDir);
     const dreamDir = (algo: 'grpo' | 'ppo') => join(options.outDir, `${name}-dreamgym-${algo}`);
-    const dreamJob = (algo: 'grpo' | 'ppo') =>
+    const mode = options.curriculum ?? 'off';
+    const ablation = options.curriculumAblation;
+    const dreamJob = (algo: 'grpo' | 'ppo', curriculum = mode, dir = dreamDir(algo)) =>
       trainDreamInWorker({
         site,
         bufferPath,
         taskIds: rlTasks.map((t) => t.id),
         startPolicy: bcDir,
-        outPolicy: dreamDir(algo),
+        outPolicy: dir,
         trainer: trainer({ algo, iterations: options.syntheticIterations }),
         maxEpisodeSteps: options.maxEpisodeSteps,
+        ...(curriculum !== 'off' && { curriculum: { mode: curriculum } }),
+        ...(ablation && algo === 'grpo' && { returnSuccesses: true }),
       });
-    log(`${site}: DreamGym GRPO and PPO training in the synthetic env, on two threads`);
+    log(
+      `${site}: DreamGym GRPO and PPO training in the synthetic env (curriculum ${mode}), on two threads`,
+    );
     const [grpoRun, ppoRun] = await Promise.all([dreamJob('grpo'), dreamJob('ppo')]);
     const syntheticStepMs = (1000 * grpoRun.seconds) / Math.max(1, grpoRun.syntheticSteps);
-    const trained = (algo: 'grpo' | 'ppo', run: typeof grpoRun) => async () => ({
-      policy: await ChoicePolicy.load(dreamDir(algo)),
+    const trained = (dir: string, run: DreamTrainingResult) => async () => ({
+      policy: await ChoicePolicy.load(dir),
       real: 0,
       synthetic: run.syntheticSteps,
       seconds: run.seconds,
+      ...(ablation && {
+        curriculum: await explainWebRun(run, setup, ablation.replays, options.seed),
+      }),
     });
-    const grpo = await row('DreamGym GRPO (BC init, synthetic only)', trained('grpo', grpoRun));
-    await row('DreamGym PPO (BC init, synthetic only)', trained('ppo', ppoRun));
+    const grpo = await row(
+      'DreamGym GRPO (BC init, synthetic only)',
+      trained(dreamDir('grpo'), grpoRun),
+    );
+    await row('DreamGym PPO (BC init, synthetic only)', trained(dreamDir('ppo'), ppoRun));
+    if (ablation) {
+      const dir = join(options.outDir, `${name}-dreamgym-grpo-uniform`);
+      log(`${site}: DreamGym GRPO without the curriculum (the ablation)`);
+      const uniform = await dreamJob('grpo', 'off', dir);
+      await row('DreamGym GRPO − curriculum', trained(dir, uniform));
+    }
     if (!options.skipRealRl) {
       // The real steps DreamGym GRPO's training time buys in the browser (at the same parallelism).
       // The trainer fits each iteration's tasks to the budget; at least one task's group of

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { Curriculum } from '../../curriculum/curriculum.ts';
 import { offlineMutators } from '../../curriculum/generators/offline-mutators.ts';
+import { checkMode } from '../../curriculum/selection.ts';
 import { SqliteTaskPool } from '../../curriculum/sqlite-task-pool.ts';
 import { runDemo } from '../../pipeline/demo.ts';
 import { costTable, demoTable, writeDemoReport } from '../../pipeline/demo-report.ts';
@@ -116,6 +117,12 @@ export function demoCommand(program: Command): void {
     )
     .option('--out <dir>', 'run folder (default runs/demo-<time>)')
     .option('--parallel <n>', 'web: browser episodes in flight at once', intOption(1), 4)
+    .option(
+      '--web-curriculum <mode>',
+      "web: the DreamGym rows' curriculum: off (tasks uniformly, as the web table was measured), variance (DreamGym's, with task variations built from the buffer's real pages) or random",
+      checkMode,
+      'off',
+    )
     .action(async (o, command: Command) => {
       const root = o.out ?? join('runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`);
       const started = performance.now();
@@ -145,6 +152,7 @@ export function demoCommand(program: Command): void {
           ...(o.dpoBeta !== undefined && { dpoBeta: o.dpoBeta }),
           evalEpisodes: given('evalEpisodes') ? o.evalEpisodes : WEB_DEFAULTS.eval,
           parallel: o.parallel,
+          curriculum: o.webCurriculum,
           maxEpisodeSteps: WEB_DEFAULTS.maxSteps,
           outDir: root,
           onProgress: progress('web'),
@@ -154,6 +162,11 @@ export function demoCommand(program: Command): void {
         console.log(`report: ${report}\nresults: ${join(root, 'results.json')}`);
         console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
         return;
+      }
+      if (flagsGiven(command, ['webCurriculum']).length > 0) {
+        throw new ConfigError(
+          `demo --env ${o.env} does not use --web-curriculum (its DreamGym rows always train with the curriculum; --ablations adds the row without it); drop it, or use --env web.`,
+        );
       }
       const envs: string[] = o.full ? ['webshop', 'household'] : [o.env];
       for (const env of envs) {

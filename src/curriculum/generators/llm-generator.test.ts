@@ -59,6 +59,29 @@ describe('LlmTaskGenerator', () => {
     expect(request?.schema).toBeDefined();
   });
 
+  it('describes a web env by its family, so web tasks get variations too', async () => {
+    const web: Task = {
+      id: 'web:forum/1',
+      env: 'web:forum',
+      instruction: 'Upvote the post "Cast iron care".',
+      origin: 'seed',
+    };
+    const pool = SqliteTaskPool.open();
+    await pool.add([web]);
+    const llm = new MockLlm({ answers: [answer('Downvote the post "Sourdough starter tips".')] });
+    const { tasks } = await new LlmTaskGenerator({ llm }).generate({
+      parent: web,
+      count: 1,
+      pool,
+      rng: new Rng(0),
+    });
+    expect(tasks.map((t) => t.instruction)).toEqual([
+      'Downvote the post "Sourdough starter tips".',
+    ]);
+    const prompt = llm.requests[0]?.messages.map((m) => m.content).join('\n') ?? '';
+    expect(prompt).toContain('Environment: web:forum, a web site in a browser after WebArena');
+  });
+
   it('asks the same way given the same random stream, so a cached run replays', async () => {
     const runs = [
       await setup([answer('put two hot potatoes in the fridge.')]),

@@ -30,7 +30,17 @@ const ENV_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'a text web shop. The agent searches (search[query]), opens results, picks options such as size or color and buys (click[label]). A task asks for a product with some attributes and options under a budget.',
   household:
     'a text household after ALFWorld. The agent goes to receptacles, opens them, takes and moves objects, cleans, heats or cools them, and turns on lamps. A task asks to put objects of a type in a receptacle, possibly cleaned, heated or cooled first, or to look at an object under a lamp.',
+  web: "a web site in a browser after WebArena (a forum, a store's admin). The agent reads the page's accessibility tree, clicks links and buttons, types into fields and ends with stop [answer]. A task asks for information on the site (answered in stop), to open a page, or to change something (vote, post, edit, update a record); it names the post, user, product, order or month it is about.",
 };
+
+/** The description of an env: its own, else its family's (`web` for `web:forum` or `webarena@…`). */
+function descriptionOf(
+  descriptions: Readonly<Record<string, string>>,
+  env: string,
+): string | undefined {
+  const family = /^webarena\b/.test(env) ? 'web' : env.split(/[:@]/, 1)[0];
+  return descriptions[env] ?? (family === undefined ? undefined : descriptions[family]);
+}
 
 export interface LlmTaskGeneratorOptions {
   llm: LlmClient;
@@ -96,7 +106,7 @@ export class LlmTaskGenerator implements TaskGenerator {
   }
 
   private prompt(parent: Task, count: number, examples: readonly string[]): ChatMessage[] {
-    const description = this.descriptions[parent.env];
+    const description = descriptionOf(this.descriptions, parent.env);
     const lines = [
       `Environment: ${parent.env}${description ? `, ${description}` : ''}`,
       '',

@@ -129,6 +129,15 @@ export class WebRewardModel {
   }
 
   /**
+   * How many successful real episodes the model has of the instruction's task template (very
+   * alike instructions): the evidence it judges an unseen task of the template by. With none it
+   * falls back to its fitted features alone, which say little for a task no real episode showed.
+   */
+  templateEvidence(instruction: string): number {
+    return this.alikeSuccesses(instruction).length;
+  }
+
+  /**
    * Successful real episodes of the same task template (very alike instructions) say what their
    * successes had in common; an episode without it fails: a question's answer of another form (a
    * date, a number, a blank …), a final page of another {@link pagePattern} (when two or more
@@ -137,10 +146,7 @@ export class WebRewardModel {
   private otherTemplate(
     outcome: Omit<EpisodeOutcome, 'reward'>,
   ): { reward: 0; why: string } | undefined {
-    const mine = templateWords(outcome.instruction);
-    const alike = this.episodes.filter(
-      (e) => e.reward >= 1 && jaccard(mine, templateWords(e.instruction)) >= SAME_TEMPLATE,
-    );
+    const alike = this.alikeSuccesses(outcome.instruction);
     if (alike.length < MIN_ALIKE) return undefined;
     const n = `${alike.length} successful real episode${alike.length === 1 ? '' : 's'} of alike instructions`;
     const kind = answerKind(outcome.answer);
@@ -158,6 +164,14 @@ export class WebRewardModel {
     if (missing.length > 0)
       return { reward: 0, why: `${n} pressed "${missing[0]}", this one did not` };
     return undefined;
+  }
+
+  /** The successful real episodes of instructions of the same template as `instruction`. */
+  private alikeSuccesses(instruction: string): EpisodeOutcome[] {
+    const mine = templateWords(instruction);
+    return this.episodes.filter(
+      (e) => e.reward >= 1 && jaccard(mine, templateWords(e.instruction)) >= SAME_TEMPLATE,
+    );
   }
 
   /** Real episodes with the most similar instructions, other than `outcome` itself. */
