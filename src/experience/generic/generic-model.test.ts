@@ -162,11 +162,35 @@ describe('GenericExperienceModel', () => {
     expect(guess).toEqual({ rewards: [0], ended: true });
     const again = await play(['done[red]']);
     expect(again).toEqual(guess);
+    // A real episode of a task the buffer has, its last state told apart by a blank line so
+    // that it is not replayed word for word: the ending rests on records the buffer showed for
+    // this task, and the outcome model scores it.
+    const real = offline.find(
+      (t) =>
+        t.steps.length >= 3 && t.steps.at(-1)?.terminated && (t.steps.at(-1)?.reward ?? 0) >= 1,
+    ) as Trajectory;
+    const last = real.steps.length - 1;
+    const changed = { ...(real.steps[last - 1] as Step) };
+    changed.observation = { ...changed.observation, text: `${changed.observation.text}\n` };
+    const ending = await model.predict({
+      task: real.task,
+      history: [...real.steps.slice(0, last - 1), changed],
+      state: changed.observation,
+      action: (real.steps[last] as Step).action,
+      demonstrations: [],
+    });
+    expect(ending.terminated).toBe(true);
+    expect(ending.reasoning).toMatch(/probability/);
+  });
+
+  it('scores no success where the ending rests on a record no real episode of the task showed', async () => {
+    // A held-out task: the buffer vouches for none of what its episode read.
     const { trajectory } = episodeWithItems();
     const last = trajectory.steps.length - 1;
     const ending = await predictStep(model, trajectory, last);
     expect(ending.terminated).toBe(true);
-    expect(ending.reasoning).toMatch(/probability/);
+    expect(ending.reward).not.toBe(1);
+    expect(ending.reasoning).toMatch(/no real episode of this task stood|buffer vouches/);
   });
 
   it('refuses an action of a kind the buffer never saw carried out, changing nothing', async () => {

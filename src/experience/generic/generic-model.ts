@@ -19,7 +19,7 @@ import {
 } from './knowledge.ts';
 import { nextActions } from './next-actions.ts';
 import { endingOf, outcomeFeatures } from './outcome-features.ts';
-import { lineOverlap, linesByKey, substitute } from './text.ts';
+import { containsValue, lineOverlap, linesByKey, substitute } from './text.ts';
 import { type EpisodeStep, instructionMapping, valueMapping } from './value-mapping.ts';
 
 /** A template answers a repeated action the same way this often (or more) to be replayed. */
@@ -208,17 +208,35 @@ export class GenericExperienceModel implements ExperienceModel {
   }
 
   /**
-   * The lines of where an ending stands (the page's frame lines its template leaves as they are:
-   * the place, not what the ending changes) that no real episode of this very task showed: an
-   * ending in a world the buffer does not vouch for. Empty where pages have no frame the
-   * template keeps (a JSON answer): such worlds are told by the facts the episode read.
+   * What an ending rests on that no real episode of this very task showed: an ending in a world
+   * the buffer does not vouch for, which is not scored a success. Where pages have a frame the
+   * ending's template keeps (a place, its exits), those lines of the state; where they have none
+   * (a JSON answer, a form), the line each of the action's values was last shown in (the record
+   * it answers about, the listing it books), when the episode showed it. A task with no real
+   * episode in the buffer vouches for nothing.
    */
-  private unvouched(task: Task, state: string, stats: TemplateStats): string[] {
+  private unvouched(
+    task: Task,
+    view: EpisodeView,
+    now: number,
+    action: string,
+    stats: TemplateStats,
+  ): string[] {
     const seen = this.knowledge.worldLines(task);
     const out: string[] = [];
+    const state = view.texts[now] as string;
+    let framed = false;
     for (const [key, lines] of linesByKey(state)) {
       if (!this.knowledge.isFrame(key) || !keepsLines(stats, key)) continue;
+      framed = true;
       for (const line of lines.split('\n')) if (!seen.has(line)) out.push(line);
+    }
+    if (framed) return out;
+    for (const value of this.knowledge.grammar.parse(action).values) {
+      const at = view.lastShowing(value, now);
+      if (at === undefined) continue;
+      const line = (view.texts[at] as string).split('\n').find((l) => containsValue(l, value));
+      if (line !== undefined && !seen.has(line)) out.push(line);
     }
     return out;
   }
@@ -322,7 +340,7 @@ export class GenericExperienceModel implements ExperienceModel {
       task.instruction,
       endingOf(view, now, action, grammar),
     );
-    const unvouched = likeASuccess ? this.unvouched(task, view.texts[now] as string, stats) : [];
+    const unvouched = likeASuccess ? this.unvouched(task, view, now, action, stats) : [];
     const p =
       likeASuccess && unvouched.length === 0
         ? knowledge.outcome.probability(
