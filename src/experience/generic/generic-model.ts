@@ -211,8 +211,8 @@ export class GenericExperienceModel implements ExperienceModel {
    * What an ending rests on that no real episode of this very task showed: an ending in a world
    * the buffer does not vouch for, which is not scored a success. Where pages have a frame the
    * ending's template keeps (a place, its exits), those lines of the state; where they have none
-   * (a JSON answer, a form), the line each of the action's values was last shown in (the record
-   * it answers about, the listing it books), when the episode showed it. A task with no real
+   * (a JSON answer, a form), the state's lines (the page it confirms) and the line each of the
+   * action's values was last shown in (the record it answers about), when the episode showed it. A task with no real
    * episode in the buffer vouches for nothing.
    */
   private unvouched(
@@ -232,6 +232,7 @@ export class GenericExperienceModel implements ExperienceModel {
       for (const line of lines.split('\n')) if (!seen.has(line)) out.push(line);
     }
     if (framed) return out;
+    for (const line of state.split('\n')) if (line.trim() && !seen.has(line)) out.push(line);
     for (const value of this.knowledge.grammar.parse(action).values) {
       const at = view.lastShowing(value, now);
       if (at === undefined) continue;
