@@ -42,12 +42,18 @@ export {
   type CurriculumOptions,
   DEFAULT_CURRICULUM_CONFIG,
 } from './curriculum/curriculum.ts';
+export {
+  type CurriculumReport,
+  curriculumReport,
+  type PlayedShare,
+} from './curriculum/curriculum-report.ts';
 export type {
   GenerationRequest,
   GenerationResult,
   TaskGenerator,
 } from './curriculum/generators/generator.ts';
 export { offlineMutators } from './curriculum/generators/offline-mutators.ts';
+export { WebTaskVariations } from './curriculum/generators/web-variations.ts';
 export { type OpenTaskPoolOptions, TaskPool } from './curriculum/open-task-pool.ts';
 export {
   TaskPoolConnectionError,
@@ -268,7 +274,20 @@ export {
 export type { KeyEncoder, TransitionKey } from './replay/transition-encoder.ts';
 export { type BehaviourCloningOptions, behaviourCloning } from './rl/bc.ts';
 export { type CollectOptions, collect } from './rl/collect.ts';
+export {
+  type DpoOptions,
+  type DpoResult,
+  directPreferenceOptimization,
+  dpoLoss,
+  NoPreferencePairsError,
+} from './rl/dpo.ts';
 export { type EpisodeOptions, runEpisode } from './rl/episode.ts';
+export {
+  expertPreferencePairs,
+  offlinePreferencePairs,
+  type PreferencePair,
+  type PreferencePairOptions,
+} from './rl/preference-pairs.ts';
 export type { RolloutStep } from './rl/rollout.ts';
 export { type RolloutEpisode, type RolloutOptions, rollout } from './rl/rollout.ts';
 export type { TrainerIO, TrainerPolicy } from './rl/trainer.ts';

@@ -131,7 +131,9 @@ describe('dreamgym serve', { timeout: spawningTestTimeout(2) }, () => {
   });
 
   // In children: `--workers 2` forks the running script, which in this process is vitest's.
-  it('refuses a --record that is a directory at start, alone or with workers', () => {
+  it('refuses a --record that is a directory at start, alone or with workers', {
+    timeout: spawningTestTimeout(2),
+  }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'dreamgym-serve-record-'));
     for (const workers of ['1', '2']) {
       const run = spawnSync(

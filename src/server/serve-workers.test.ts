@@ -12,6 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CHILD_TIMEOUT_MS, spawningTestTimeout } from '../cli/testing/timeouts.ts';
 import { SqliteTaskPool } from '../curriculum/sqlite-task-pool.ts';
 import { readTrajectories } from '../data/trajectory-file.ts';
 import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
@@ -215,7 +216,9 @@ describe('dreamgym serve --workers', () => {
     await expect(fetch(url)).rejects.toThrow();
   }, 60_000);
 
-  it("fails with a worker's error, and the fix, when the port is taken", async () => {
+  it("fails with a worker's error, and the fix, when the port is taken", {
+    timeout: spawningTestTimeout(3),
+  }, async () => {
     const blocker = createServer().listen(0, '127.0.0.1');
     await once(blocker, 'listening');
     const { port } = blocker.address() as { port: number };
@@ -223,7 +226,7 @@ describe('dreamgym serve --workers', () => {
       const run = spawnSync(
         process.execPath,
         [bin, 'serve', '--env', 'webshop', '--port', String(port), '--workers', '2'],
-        { encoding: 'utf8', timeout: 60_000 },
+        { encoding: 'utf8', timeout: CHILD_TIMEOUT_MS },
       );
       expect(run.status).toBe(1);
       expect(run.stderr).toContain(`error: port ${port} on 127.0.0.1 is in use`);
@@ -233,10 +236,10 @@ describe('dreamgym serve --workers', () => {
     }
   });
 
-  it('refuses a worker count below 1', () => {
+  it('refuses a worker count below 1', { timeout: spawningTestTimeout(1) }, () => {
     const run = spawnSync(process.execPath, [bin, 'serve', '--env', 'webshop', '--workers', '0'], {
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: CHILD_TIMEOUT_MS,
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("option '--workers <n>' argument '0' is invalid");
