@@ -50,10 +50,13 @@ const MAX_STARTS = 10_000;
  *   were, a not-found, and a shown one in the shape the real answer had).
  * - JSON answers keep what the episode showed about each id (a change it made stays made).
  * - Admissible actions are read from this episode's texts by learnt wrappers, never copied.
+ * - A step this very task's real episode took from a state with the same frame lines (the line
+ *   kinds most pages have: a place, what one holds) is replayed as it was.
  * - The real step says whether the episode ends; an ending is a success with the probability the
  *   outcome model gives from what the episode saw and did (calibrated on held-out real
  *   episodes), drawn by a hash of the episode's actions, so the same episode always scores the
- *   same.
+ *   same; but never where what the ending rests on was shown by no real episode of this task
+ *   (see `unvouched`).
  */
 export class GenericExperienceModel implements ExperienceModel {
   readonly id = 'llm-free/generic';
@@ -212,8 +215,8 @@ export class GenericExperienceModel implements ExperienceModel {
    * the buffer does not vouch for, which is not scored a success. Where pages have a frame the
    * ending's template keeps (a place, its exits), those lines of the state; where they have none
    * (a JSON answer, a form), the state's lines (the page it confirms) and the line each of the
-   * action's values was last shown in (the record it answers about), when the episode showed it. A task with no real
-   * episode in the buffer vouches for nothing.
+   * action's values was last shown in (the record it answers about), when the episode showed it.
+   * A task with no real episode in the buffer vouches for nothing.
    */
   private unvouched(
     task: Task,
