@@ -2,10 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Rng } from '../core/rng.ts';
 import { initTf } from '../core/tf.ts';
-import { isSuccess, type Trajectory } from '../core/types.ts';
+import type { Trajectory } from '../core/types.ts';
 import { Curriculum } from '../curriculum/curriculum.ts';
 import type { CurriculumReport } from '../curriculum/curriculum-report.ts';
-import { RecordEpisodes } from '../envs/wrappers/record-episodes.ts';
+import { collectingSuccesses } from '../envs/wrappers/record-episodes.ts';
 import type { ExperienceModel } from '../experience/experience-model.ts';
 import { llmFreeModel } from '../experience/llm-free.ts';
 import { globalLlmStats, type LlmStatsSnapshot } from '../llm/stats.ts';
@@ -396,13 +396,7 @@ async function runSeed(
           {
             policy,
             makeEnv: explain
-              ? () =>
-                  new RecordEpisodes(makeSynthetic(), {
-                    provenance: 'synthetic',
-                    onEpisode: (t) => {
-                      if (isSuccess(t)) successes.push(t);
-                    },
-                  })
+              ? collectingSuccesses(makeSynthetic, successes, 'synthetic')
               : makeSynthetic,
             trainTasks: setup.trainTasks,
             makeEvalEnv: setup.makeReal,

@@ -1,13 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { initTf } from '../core/tf.ts';
-import { isSuccess, type Task, type Trajectory } from '../core/types.ts';
+import type { Task, Trajectory } from '../core/types.ts';
 import { Curriculum } from '../curriculum/curriculum.ts';
 import type { CurriculumReport } from '../curriculum/curriculum-report.ts';
 import { WebTaskVariations } from '../curriculum/generators/web-variations.ts';
 import type { CurriculumMode } from '../curriculum/selection.ts';
 import { SqliteTaskPool } from '../curriculum/sqlite-task-pool.ts';
-import { RecordEpisodes } from '../envs/wrappers/record-episodes.ts';
+import { collectingSuccesses } from '../envs/wrappers/record-episodes.ts';
 import { llmFreeModel } from '../experience/llm-free.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
@@ -78,13 +78,7 @@ export async function trainDream(job: DreamTrainingJob): Promise<DreamTrainingRe
         {
           policy,
           makeEnv: job.returnSuccesses
-            ? () =>
-                new RecordEpisodes(makeSynthetic(), {
-                  provenance: 'synthetic',
-                  onEpisode: (t) => {
-                    if (isSuccess(t)) successes.push(t);
-                  },
-                })
+            ? collectingSuccesses(makeSynthetic, successes, 'synthetic')
             : makeSynthetic,
           trainTasks: tasks,
           provenance: 'synthetic',

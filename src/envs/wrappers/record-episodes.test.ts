@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EpisodeEndedError } from '../../core/errors.ts';
 import type { Trajectory } from '../../core/types.ts';
 import type { Env } from '../env.ts';
-import { RecordEpisodes } from './record-episodes.ts';
+import { collectingSuccesses, RecordEpisodes } from './record-episodes.ts';
 import { Corridor } from './testing/corridor.ts';
 import { TimeLimit } from './time-limit.ts';
 
@@ -66,5 +66,26 @@ describe('RecordEpisodes', () => {
     // Stepping on after the end is the inner env's error, and records nothing more.
     await expect(env.step('forward')).rejects.toBeInstanceOf(EpisodeEndedError);
     expect(episodes).toHaveLength(1);
+  });
+});
+
+describe('collectingSuccesses', () => {
+  it('keeps the successes of every env it makes, and only those', async () => {
+    const successes: Trajectory[] = [];
+    const makeEnv = collectingSuccesses(
+      () => new TimeLimit(new Corridor(2), 2),
+      successes,
+      'synthetic',
+    );
+    const won = makeEnv();
+    await won.reset({ seed: 1 });
+    await won.step('forward');
+    await won.step('forward');
+    const cut = makeEnv();
+    await cut.reset({ seed: 2 });
+    await cut.step('wait');
+    await cut.step('wait');
+    expect(successes).toHaveLength(1);
+    expect(successes[0]).toMatchObject({ provenance: 'synthetic', seed: 1 });
   });
 });

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { copyObservation, type Provenance, type Step, type Trajectory } from '../../core/types.ts';
+import {
+  copyObservation,
+  isSuccess,
+  type Provenance,
+  type Step,
+  type Trajectory,
+} from '../../core/types.ts';
 import type { Env, ResetOptions, ResetResult, StepResult } from '../env.ts';
 
 /** Where a {@link RecordEpisodes} wrapper sends finished episodes, and how it labels them. */
@@ -78,4 +84,23 @@ export class RecordEpisodes implements Env {
   close(): Promise<void> {
     return this.env.close();
   }
+}
+
+/**
+ * `makeEnv` with each env it makes recording its finished episodes that succeeded into
+ * `successes` (labelled `provenance`): what a training run's synthetic successes were, to replay
+ * them in the real env afterwards.
+ */
+export function collectingSuccesses(
+  makeEnv: () => Env,
+  successes: Trajectory[],
+  provenance: Provenance,
+): () => Env {
+  return () =>
+    new RecordEpisodes(makeEnv(), {
+      provenance,
+      onEpisode: (t) => {
+        if (isSuccess(t)) successes.push(t);
+      },
+    });
 }
