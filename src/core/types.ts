@@ -50,6 +50,12 @@ export interface StepInfo {
   invalidAction?: string;
   /** Set when the episode was truncated: why (e.g. `time-limit`, `model-error`). */
   truncatedBy?: string;
+  /**
+   * Set by a synthetic env on an ending its experience model could not judge (nothing in the
+   * buffer vouches for its outcome): it scores as a failure, but trainers leave the episode out
+   * rather than learn from a guess. See {@link isJudged}.
+   */
+  unjudged?: boolean;
   [key: string]: unknown;
 }
 
@@ -124,6 +130,14 @@ export function totalReward(trajectory: Trajectory): number {
 /** The last step's reward: the episode's outcome in envs that reward only at the end. */
 export function finalReward(trajectory: Trajectory): number {
   return trajectory.steps.at(-1)?.reward ?? 0;
+}
+
+/**
+ * False when the episode ended on an outcome its synthetic env could not judge
+ * (`info.unjudged`); real episodes, and every other synthetic one, are judged.
+ */
+export function isJudged(trajectory: Trajectory): boolean {
+  return trajectory.steps.at(-1)?.info?.unjudged !== true;
 }
 
 /** An episode succeeded when it terminated (not truncated) with reward 1. */

@@ -43,6 +43,7 @@ export const taskSchema = z.strictObject({
 export const stepInfoSchema = z.looseObject({
   invalidAction: z.string().optional(),
   truncatedBy: z.string().optional(),
+  unjudged: z.boolean().optional(),
 });
 
 export const stepSchema = z.strictObject({

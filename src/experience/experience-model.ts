@@ -19,6 +19,12 @@ export interface ExperiencePrediction {
   nextState: Observation;
   reward: number;
   terminated: boolean;
+  /**
+   * False when the model cannot tell how this ending turned out (no evidence for its outcome):
+   * the episode ends with `reward` (a failure), and the synthetic env marks the step
+   * `info.unjudged`, so trainers leave it out instead of learning from a guess. Default true.
+   */
+  judged?: boolean;
 }
 
 /**

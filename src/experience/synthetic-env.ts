@@ -133,6 +133,7 @@ export class SyntheticEnv implements Env {
           info: {
             reasoning: prediction.reasoning,
             demonstrations: demonstrations.map((d) => `${d.trajectoryId}#${d.t}`),
+            ...(prediction.judged === false && prediction.terminated && { unjudged: true }),
           },
         },
         prediction.reasoning,

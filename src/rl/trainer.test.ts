@@ -155,6 +155,46 @@ describe('trainer', () => {
     expect(stepped).toBe(92);
   });
 
+  it('leaves episodes with an unjudged ending out of the update, and counts them', async () => {
+    // The right pick ends unjudged with a guessed reward; the wrong ones are judged failures.
+    const guessing = (unjudged: boolean) => () => {
+      const env = new PickBanditEnv();
+      const step = env.step.bind(env);
+      env.step = async (action: string) => {
+        const result = await step(action);
+        return result.reward === 1
+          ? { ...result, reward: 0.5, info: { ...result.info, unjudged } }
+          : result;
+      };
+      return env;
+    };
+    const config = { ...small, algo: 'grpo' as const, iterations: 3, entropyCoef: 0 };
+    const weights = async (policy: ChoicePolicy) => {
+      const dir = mkdtempSync(join(tmpdir(), 'dg-w-'));
+      await policy.save(dir);
+      return readFileSync(join(dir, 'policy.json'), 'utf8');
+    };
+    const untouched = await weights(new ChoicePolicy({ seed: 1 }));
+
+    const left = new ChoicePolicy({ seed: 1 });
+    const history = await train(
+      { policy: left, makeEnv: guessing(true), trainTasks: tasks },
+      config,
+    );
+    expect(history.every((m) => m.rollout.unjudged > 0)).toBe(true);
+    expect(history.every((m) => m.rollout.informativeGroups === 0)).toBe(true);
+    expect(await weights(left)).toBe(untouched);
+
+    // The same guesses taken as judged: GRPO learns from them.
+    const taken = new ChoicePolicy({ seed: 1 });
+    const judged = await train(
+      { policy: taken, makeEnv: guessing(false), trainTasks: tasks },
+      config,
+    );
+    expect(judged.every((m) => m.rollout.unjudged === 0)).toBe(true);
+    expect(await weights(taken)).not.toBe(untouched);
+  });
+
   it('refuses GRPO without groups and unknown algorithms', async () => {
     const policy = new ChoicePolicy();
     await expect(

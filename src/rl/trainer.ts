@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import { tf } from '../core/tf.ts';
-import { finalReward, isSuccess, type Provenance, type Task } from '../core/types.ts';
+import { finalReward, isJudged, isSuccess, type Provenance, type Task } from '../core/types.ts';
 import type { TaskSchedule } from '../curriculum/schedule.ts';
 import type { Env } from '../envs/env.ts';
 import type { TrainablePolicy } from '../policy/policy.ts';
@@ -114,7 +114,10 @@ export interface IterationMetrics {
     steps: number;
     successRate: number;
     meanReward: number;
+    /** Share of groups whose judged episodes' rewards differ (the ones GRPO learns from). */
     informativeGroups: number;
+    /** Episodes left out of the update: their synthetic ending was unjudged (`info.unjudged`). */
+    unjudged: number;
   };
   update: UpdateMetrics & { explainedVariance: number };
   /** Interactions with the training env so far (real or synthetic, whichever it is). */
@@ -204,11 +207,13 @@ export async function train(
       }),
     );
     envSteps += episodes.reduce((s, e) => s + e.steps.length, 0);
+    // Endings the synthetic env could not judge teach nothing: no advantage, no task variance.
+    const judged = episodes.filter((e) => isJudged(e.trajectory));
     await io.schedule?.record?.(
-      episodes.map((e) => ({ taskId: e.groupId, reward: finalReward(e.trajectory) })),
+      judged.map((e) => ({ taskId: e.groupId, reward: finalReward(e.trajectory) })),
     );
 
-    const samples = await timed(seconds, 'advantages', async () => toSamples(episodes, config));
+    const samples = await timed(seconds, 'advantages', async () => toSamples(judged, config));
 
     const update = await timed(seconds, 'update', async () =>
       ppoUpdate(io.policy, optimizer, samples, {
@@ -335,7 +340,7 @@ function toSamples(episodes: readonly RolloutEpisode[], config: TrainerConfig): 
 
 function rolloutStats(episodes: readonly RolloutEpisode[]): IterationMetrics['rollout'] {
   const groups = new Map<string, number[]>();
-  for (const e of episodes)
+  for (const e of episodes.filter((e) => isJudged(e.trajectory)))
     groups.set(e.groupId, [...(groups.get(e.groupId) ?? []), finalReward(e.trajectory)]);
   const informative = [...groups.values()].filter((rs) => rs.some((r) => r !== rs[0])).length;
   return {
@@ -344,6 +349,7 @@ function rolloutStats(episodes: readonly RolloutEpisode[]): IterationMetrics['ro
     successRate: episodes.filter((e) => isSuccess(e.trajectory)).length / episodes.length,
     meanReward: episodes.reduce((s, e) => s + finalReward(e.trajectory), 0) / episodes.length,
     informativeGroups: groups.size ? informative / groups.size : 0,
+    unjudged: episodes.filter((e) => !isJudged(e.trajectory)).length,
   };
 }
 

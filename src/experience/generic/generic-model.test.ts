@@ -190,6 +190,7 @@ describe('GenericExperienceModel', () => {
     const ending = await predictStep(model, trajectory, last);
     expect(ending.terminated).toBe(true);
     expect(ending.reward).not.toBe(1);
+    expect(ending.judged).toBe(false);
     expect(ending.reasoning).toMatch(/no real episode of this task stood|buffer vouches/);
   });
 

@@ -56,7 +56,8 @@ const MAX_STARTS = 10_000;
  *   outcome model gives from what the episode saw and did (calibrated on held-out real
  *   episodes), drawn by a hash of the episode's actions, so the same episode always scores the
  *   same; but never where what the ending rests on was shown by no real episode of this task
- *   (see `unvouched`).
+ *   (see `unvouched`): such an ending is unjudged (`judged: false`), a failure that trainers
+ *   leave out rather than learn to avoid.
  */
 export class GenericExperienceModel implements ExperienceModel {
   readonly id = 'llm-free/generic';
@@ -365,7 +366,7 @@ export class GenericExperienceModel implements ExperienceModel {
     return {
       reasoning: `${from}; the real step ended its episode, so this one ends: ${
         unvouched.length > 0
-          ? `a failure: it ends where no real episode of this task stood ("${clip(unvouched[0] as string)}"), so no success the buffer vouches for`
+          ? `unjudged: it ends where no real episode of this task stood ("${clip(unvouched[0] as string)}"), so the buffer vouches for no outcome; scored a failure, and left out of training`
           : likeASuccess
             ? `a success with probability ${p.toFixed(2)} (outcome model), ${success ? 'drawn a success' : 'drawn a failure'}`
             : 'a failure (no real success of a task like it ended with such an action on values in such roles)'
@@ -373,6 +374,7 @@ export class GenericExperienceModel implements ExperienceModel {
       nextState,
       reward: success ? 1 : stats.failureReward,
       terminated: true,
+      ...(unvouched.length > 0 && { judged: false }),
     };
   }
 }

@@ -7,6 +7,7 @@
 import { DreamGymError } from '../../core/errors.ts';
 import {
   finalReward,
+  isJudged,
   isSuccess,
   type Step,
   type Trajectory,
@@ -50,7 +51,7 @@ export interface RlExport {
 
 /**
  * Groups trajectories by task id and writes each as a line. Episodes without steps are skipped
- * (they have no turn to train); duplicate episode ids, and input where no task has two episodes
+ * (they have no turn to train), and so are unjudged synthetic endings (`isJudged`); duplicate episode ids, and input where no task has two episodes
  * (GRPO then has nothing to compare), are refused.
  */
 export function toRlEpisodes(
@@ -60,10 +61,15 @@ export function toRlEpisodes(
   const prompt = resolvePromptOptions(options);
   refuseDuplicateIds(trajectories);
   const warnings: string[] = [];
-  const played = trajectories.filter((t) => t.steps.length > 0);
-  if (played.length < trajectories.length)
+  const stepped = trajectories.filter((t) => t.steps.length > 0);
+  if (stepped.length < trajectories.length)
     warnings.push(
-      `skipped ${trajectories.length - played.length} episodes without steps: they have no turn to train.`,
+      `skipped ${trajectories.length - stepped.length} episodes without steps: they have no turn to train.`,
+    );
+  const played = stepped.filter(isJudged);
+  if (played.length < stepped.length)
+    warnings.push(
+      `skipped ${stepped.length - played.length} synthetic episodes whose ending the experience model could not judge (info.unjudged): their reward is a guess.`,
     );
   const groups = groupByTask(played);
   const singles = groups.filter((g) => g.length === 1).length;
