@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- NAME…]`: runs bench/*.bench.ts (or the named ones) one after another and
- * writes bench/results/<name>.json with the figures, the machine and the date.
+ * writes bench/results/<name>.json with the figures, the machine and the date;
+ * bench/results/<name>.<tag>.json with BENCH_TAG=<tag> (parts of one benchmark run side by side).
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -25,7 +26,8 @@ for (const file of files) {
     default: () => Promise<unknown>;
   };
   const results = await mod.default();
-  const out = join(here, 'results', `${name}.json`);
+  const tag = process.env.BENCH_TAG;
+  const out = join(here, 'results', tag ? `${name}.${tag}.json` : `${name}.json`);
   const report = { name, date: new Date().toISOString(), machine: machineInfo(), results };
   await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`wrote ${out}`);
