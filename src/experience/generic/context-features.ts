@@ -6,7 +6,16 @@
  */
 import type { ActionGrammar } from './action-grammar.ts';
 import type { EpisodeView } from './episode.ts';
-import { containsValue, lineKey, maskDigits, type Token, tokenize, wordsOf } from './text.ts';
+import {
+  clauseOf,
+  containsValue,
+  lineKey,
+  maskDigits,
+  positionsOf,
+  type Token,
+  tokenize,
+  wordsOf,
+} from './text.ts';
 import type { WordFrequency } from './word-frequency.ts';
 
 /** Words of a text taken as features, at most. */
@@ -97,49 +106,6 @@ function addWords(features: Set<string>, prefix: string, text: string, tokens = 
     features.add(key);
     if (++n >= MAX_WORDS) return;
   }
-}
-
-/** Clause ends: a list's separators and line ends. */
-const CLAUSE_END = /[;|\n]/;
-/** Words of a clause taken as features, at most, each side of the value. */
-const CLAUSE_WORDS = 24;
-
-/** The word tokens of the clause around token `p` (see {@link CLAUSE_END}). */
-function clauseOf(text: string, tokens: readonly Token[], p: number): Token[] {
-  const out: Token[] = [];
-  const between = (a: Token, b: Token) => CLAUSE_END.test(text.slice(a.end, b.start));
-  for (let i = p, n = 0; i >= 0 && n < CLAUSE_WORDS; i--) {
-    const t = tokens[i] as Token;
-    if (t.text === ';' || t.text === '|') break;
-    if (t.word) {
-      out.push(t);
-      n++;
-    }
-    const before = tokens[i - 1];
-    if (before && between(before, t)) break;
-  }
-  for (let i = p + 1, n = 0; i < tokens.length && n < CLAUSE_WORDS; i++) {
-    const t = tokens[i] as Token;
-    const before = tokens[i - 1] as Token;
-    if (t.text === ';' || t.text === '|' || between(before, t)) break;
-    if (t.word) {
-      out.push(t);
-      n++;
-    }
-  }
-  return out;
-}
-
-function positionsOf(tokens: readonly Token[], value: string): number[] {
-  const wanted = tokenize(value).map((t) => t.text);
-  const out: number[] = [];
-  if (wanted.length === 0) return out;
-  for (let p = 0; p + wanted.length <= tokens.length; p++) {
-    let k = 0;
-    while (k < wanted.length && (tokens[p + k] as Token).text === wanted[k]) k++;
-    if (k === wanted.length) out.push(p);
-  }
-  return out;
 }
 
 /**

@@ -12,6 +12,7 @@ import { contextFeatures, totalWeight, weightedAgreement } from './context-featu
 import { EpisodeView } from './episode.ts';
 import { applyFacts, factsOf, withoutMentions } from './json-facts.ts';
 import {
+  changesFrame,
   type GenericKnowledge,
   keepsLines,
   type RealStep,
@@ -19,6 +20,7 @@ import {
 } from './knowledge.ts';
 import { nextActions } from './next-actions.ts';
 import { endingOf, outcomeFeatures } from './outcome-features.ts';
+import { backTo, leadsBack, type NamedState, namedEarlierState } from './revisit.ts';
 import { containsValue, lineOverlap, linesByKey, substitute } from './text.ts';
 import { type EpisodeStep, instructionMapping, valueMapping } from './value-mapping.ts';
 
@@ -246,6 +248,22 @@ export class GenericExperienceModel implements ExperienceModel {
     return out;
   }
 
+  /**
+   * The earlier state of this episode the action leads back to (see `revisit.ts`), when the
+   * template's real steps that named one mostly led back to it, with the frame keys it changes.
+   */
+  private namedBack(
+    view: EpisodeView,
+    now: number,
+    values: readonly string[],
+    stats: TemplateStats,
+  ): (NamedState & { changes: (key: string) => boolean }) | undefined {
+    if (!leadsBack(stats.returns)) return undefined;
+    const changes = changesFrame(stats, (key) => this.knowledge.isFrame(key));
+    const named = namedEarlierState(view, now, values, changes);
+    return named && { ...named, changes };
+  }
+
   /** The next state composed from the real step of this template that fits best. */
   private compose(
     task: Task,
@@ -302,6 +320,10 @@ export class GenericExperienceModel implements ExperienceModel {
         ? new Map<string, string>()
         : valueMapping(source, real.action, target, action, grammar, knowledge.pageWords);
     let composed = composeNext(source, target, mapping, (key) => keepsLines(stats, key));
+    // Going back to a state this episode saw, which the state's clause of the action names (a
+    // template whose real steps did so lead back): its lines as the episode last saw them.
+    const back = place ? undefined : this.namedBack(view, now, parsed.values, stats);
+    if (back) composed = backTo(composed, view.texts[back.at] as string, back.changes);
     // A value nobody showed (not this episode, not the task) where the real step's value had
     // been shown: the thing it names is not there, and the answer says nothing of it.
     parsed.values.forEach((value, j) => {
@@ -331,6 +353,8 @@ export class GenericExperienceModel implements ExperienceModel {
             );
     }
     const from = `composed from real step ${best.t + 1} of ${best.episode.trajectory.id} ("${real.action}")${
+      back ? `, back to where the episode's state ${back.at} was (its "${back.key}" lines)` : ''
+    }${
       mapping.size > 0
         ? `, values swapped: ${[...mapping]
             .slice(0, 4)

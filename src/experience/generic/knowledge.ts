@@ -7,6 +7,7 @@ import { EpisodeView } from './episode.ts';
 import { factsOf, fieldsSet } from './json-facts.ts';
 import { endingOf, outcomeFeatures, type SuccessProfile } from './outcome-features.ts';
 import { OutcomeModel } from './outcome-model.ts';
+import { countReturn, type ReturnCount } from './revisit.ts';
 import {
   isIdLike,
   jaccard,
@@ -71,6 +72,8 @@ export interface TemplateStats {
    * (a move, the place) and what they leave (what one holds).
    */
   lines: Map<string, { both: number; changed: number }>;
+  /** How often the template's steps named an earlier state of their episode, and led back (see `revisit.ts`). */
+  returns: ReturnCount;
 }
 
 /** A template changes a line key when its steps changed it at least this often. */
@@ -86,6 +89,17 @@ export function keepsLines(stats: TemplateStats, key: string): boolean {
   return (
     count !== undefined && count.both >= MIN_LINE_STEPS && count.changed < CHANGES * count.both
   );
+}
+
+/**
+ * The line keys of the page's frame (`isFrame`) that the template's real steps mostly change: a
+ * move's place and exits, not what one holds.
+ */
+export function changesFrame(
+  stats: TemplateStats,
+  isFrame: (key: string) => boolean,
+): (key: string) => boolean {
+  return (key) => isFrame(key) && stats.lines.has(key) && !keepsLines(stats, key);
 }
 
 /** Real transitions of one template the model composes from, at most (a fixed sample). */
@@ -346,6 +360,8 @@ export class GenericKnowledge {
         ],
       })),
     );
+    const frame = frameKeys(this.episodes);
+    countReturns(this.episodes, grammar, stats, frame);
     this.learnt = {
       grammar,
       admissible,
@@ -360,7 +376,7 @@ export class GenericKnowledge {
       similar: new Map(),
       endings: successEndings(this.episodes, grammar),
       inWorld,
-      frame: frameKeys(this.episodes),
+      frame,
       worldLines: linesOfTasks(this.episodes),
     };
     this.learnt.outcome = this.fitOutcome(grammar);
@@ -490,6 +506,7 @@ function emptyStats(): TemplateStats {
     unlistedRefused: 0,
     fields: new Map(),
     lines: new Map(),
+    returns: { named: 0, back: 0 },
   };
 }
 
@@ -505,6 +522,29 @@ function countLines(stats: TemplateStats, before: string, after: string): void {
     if (next !== lines) count.changed++;
     stats.lines.set(key, count);
   }
+}
+
+/** Counts, per template, the real steps that named an earlier state and led back to it. */
+function countReturns(
+  episodes: readonly RealEpisode[],
+  grammar: ActionGrammar,
+  stats: ReadonlyMap<string, TemplateStats>,
+  frame: ReadonlySet<string>,
+): void {
+  for (const { trajectory, view } of episodes)
+    trajectory.steps.forEach((step, t) => {
+      if (step.info?.invalidAction !== undefined) return;
+      const { template, values } = grammar.parse(step.action);
+      const s = stats.get(template);
+      if (!s || ![...s.lines.keys()].some((key) => frame.has(key))) return;
+      countReturn(
+        s.returns,
+        view,
+        t,
+        values,
+        changesFrame(s, (key) => frame.has(key)),
+      );
+    });
 }
 
 /** The line keys at least {@link FRAME_SHARE} of the episodes' texts have. */

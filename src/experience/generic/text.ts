@@ -103,6 +103,59 @@ export function lineOverlap(a: string, b: string): number {
   return lines.filter((l) => have.has(l)).length / lines.length;
 }
 
+/** Clause ends: a list's separators and line ends. */
+const CLAUSE_END = /[;|\n]/;
+/** Words of a clause taken as features, at most, each side of the value. */
+const CLAUSE_WORDS = 24;
+
+/** The word tokens of the clause around token `p` of `text` (see {@link CLAUSE_END}). */
+export function clauseOf(text: string, tokens: readonly Token[], p: number): Token[] {
+  const out: Token[] = [];
+  const between = (a: Token, b: Token) => CLAUSE_END.test(text.slice(a.end, b.start));
+  for (let i = p, n = 0; i >= 0 && n < CLAUSE_WORDS; i--) {
+    const t = tokens[i] as Token;
+    if (t.text === ';' || t.text === '|') break;
+    if (t.word) {
+      out.push(t);
+      n++;
+    }
+    const before = tokens[i - 1];
+    if (before && between(before, t)) break;
+  }
+  for (let i = p + 1, n = 0; i < tokens.length && n < CLAUSE_WORDS; i++) {
+    const t = tokens[i] as Token;
+    const before = tokens[i - 1] as Token;
+    if (t.text === ';' || t.text === '|' || between(before, t)) break;
+    if (t.word) {
+      out.push(t);
+      n++;
+    }
+  }
+  return out;
+}
+
+/** Where `value`'s tokens stand, in order, among `tokens`: the index of each first token. */
+export function positionsOf(tokens: readonly Token[], value: string): number[] {
+  const wanted = tokenize(value).map((t) => t.text);
+  const out: number[] = [];
+  if (wanted.length === 0) return out;
+  for (let p = 0; p + wanted.length <= tokens.length; p++) {
+    let k = 0;
+    while (k < wanted.length && (tokens[p + k] as Token).text === wanted[k]) k++;
+    if (k === wanted.length) out.push(p);
+  }
+  return out;
+}
+
+/** The lower-cased words of every clause of `text` that holds `value` (see {@link clauseOf}). */
+export function clauseWords(text: string, value: string): Set<string> {
+  const tokens = tokenize(text);
+  const out = new Set<string>();
+  for (const p of positionsOf(tokens, value))
+    for (const t of clauseOf(text, tokens, p)) out.add(t.text.toLowerCase());
+  return out;
+}
+
 /** Jaccard similarity of two sets. */
 export function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
   if (a.size === 0 && b.size === 0) return 1;
