@@ -184,7 +184,9 @@ export class GenericExperienceModel implements ExperienceModel {
 
   /**
    * A real step of this very task that took this very action from where this episode stands:
-   * its state's frame lines are ours (the most lines in common with our state among several).
+   * its state's frame lines are ours, but for at most one line kind the template changes anyway
+   * (what lies in a room one leaves; never what one holds, which the template keeps); the one
+   * with the fewest such differences and the most lines in common with our state among several.
    * Undefined when pages have no frame.
    */
   private samePlace(
@@ -199,12 +201,13 @@ export class GenericExperienceModel implements ExperienceModel {
     const state = view.texts[now] as string;
     const ours = linesByKey(state);
     let found: RealStep | undefined;
-    let most = -1;
+    let most = Number.NEGATIVE_INFINITY;
     for (const step of this.knowledge.inWorld(task, action)) {
       const text = step.episode.view.texts[step.t] as string;
       const theirs = linesByKey(text);
-      if (!keys.every((key) => ours.get(key) === theirs.get(key))) continue;
-      const overlap = lineOverlap(text, state);
+      const differing = keys.filter((key) => ours.get(key) !== theirs.get(key));
+      if (differing.length > 1 || differing.some((key) => keepsLines(stats, key))) continue;
+      const overlap = lineOverlap(text, state) - differing.length;
       if (overlap > most) {
         most = overlap;
         found = step;
