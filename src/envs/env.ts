@@ -111,6 +111,12 @@ export interface EnvEntry {
   expert?: (options: { epsilon: number }) => EnvExpert;
   /** How the quality proxies read this env's observations (`dreamgym quality`); optional. */
   lens?: QualityLens;
+  /**
+   * The signatures of the tools the agent may call, one a line (`name(arg: type, opt?: type):
+   * what it does`), for describing the env to an LLM experience model; optional (an MCP
+   * server's envs have them, read from the server).
+   */
+  tools?: () => Promise<string[]>;
 }
 
 /**

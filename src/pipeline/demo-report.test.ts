@@ -32,6 +32,7 @@ function result(options: Partial<DemoResult['options']>, llmCalls = 0): DemoResu
     env: 'webshop',
     offlineTransitions: 100,
     offlineSuccessRate: 0.5,
+    experienceModel: 'llm-free/webshop',
     rows: [
       row('untrained policy', 0, 0, [1, 1]),
       row('GRPO (real, B = 20000)', 20_000, 0, [40, 60]),

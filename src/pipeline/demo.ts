@@ -7,7 +7,7 @@ import { Curriculum } from '../curriculum/curriculum.ts';
 import type { CurriculumReport } from '../curriculum/curriculum-report.ts';
 import { collectingSuccesses } from '../envs/wrappers/record-episodes.ts';
 import type { ExperienceModel } from '../experience/experience-model.ts';
-import { llmFreeModel } from '../experience/llm-free.ts';
+import { type ExperienceChoice, llmFreeModel } from '../experience/llm-free.ts';
 import { globalLlmStats, type LlmStatsSnapshot } from '../llm/stats.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
@@ -100,7 +100,12 @@ export interface DemoOptions {
     setup: EnvSetup,
     buffer: ReplayBuffer,
   ) => ExperienceModel | Promise<ExperienceModel>;
-  /** The experience model; default the LLM-free one learnt from the buffer. */
+  /**
+   * Which LLM-free experience model the DreamGym rows train in when `experienceModel` is not
+   * given (see `llmFreeModel`); default `auto`, the env's hand-written model where it has one.
+   */
+  experience?: ExperienceChoice;
+  /** The experience model; default the LLM-free one learnt from the buffer (`experience`). */
   experienceModel?: (
     setup: EnvSetup,
     buffer: ReplayBuffer,
@@ -159,6 +164,8 @@ export interface DemoResult {
   /** Of the first seed's offline data. */
   offlineTransitions: number;
   offlineSuccessRate: number;
+  /** The id of the experience model the DreamGym rows trained in (`llm-free/generic`, …). */
+  experienceModel: string;
   rows: DemoRow[];
   /** LLM calls the demo made (the experience model's, a judge's), tokens and money (0 LLM-free). */
   llm: Pick<LlmStatsSnapshot, 'calls' | 'promptTokens' | 'completionTokens' | 'costUsd'>;
@@ -182,7 +189,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   await mkdir(options.outDir, { recursive: true });
   const llmBefore = globalLlmStats.snapshot();
   const seeds = Array.from({ length: options.seeds ?? 1 }, (_, i) => options.seed + i);
-  const perSeed: Array<{ rows: Array<SeedRow & { method: string }>; offline: Trajectory[] }> = [];
+  const perSeed: Array<{
+    rows: Array<SeedRow & { method: string }>;
+    offline: Trajectory[];
+    experienceModel: string;
+  }> = [];
   for (const seed of seeds) {
     if (seeds.length > 1) options.onProgress?.(`seed ${seed}`);
     perSeed.push(await runSeed(options, seed));
@@ -220,6 +231,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     env: options.env,
     offlineTransitions: offline.reduce((s, t) => s + t.steps.length, 0),
     offlineSuccessRate: offline.filter((t) => t.steps.at(-1)?.reward === 1).length / offline.length,
+    experienceModel: perSeed[0]?.experienceModel ?? '',
     rows,
     llm: llmSince(llmBefore),
     options: recorded,
@@ -232,7 +244,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 async function runSeed(
   options: DemoOptions,
   seed: number,
-): Promise<{ rows: Array<SeedRow & { method: string }>; offline: Trajectory[] }> {
+): Promise<{
+  rows: Array<SeedRow & { method: string }>;
+  offline: Trajectory[];
+  experienceModel: string;
+}> {
   const log = options.onProgress ?? (() => {});
   const setup = envSetup(options.env, { testTasks: options.evalEpisodes });
   log(`collecting ${options.offlineEpisodes} offline expert episodes (ε = ${options.epsilon})`);
@@ -248,8 +264,11 @@ async function runSeed(
     encoder: new TransitionEncoder(),
   });
   await buffer.add(offline);
-  const makeModel = options.experienceModel ?? ((s, b) => llmFreeModel(s.name, b));
+  const makeModel =
+    options.experienceModel ??
+    ((s, b) => llmFreeModel(s.name, b, { experience: options.experience ?? 'auto' }));
   const model = await makeModel(setup, buffer);
+  log(`experience model ${model.id}`);
   const evaluate = (policy: ChoicePolicy) =>
     evaluateReal(policy, setup, {
       episodes: options.evalEpisodes,
@@ -510,7 +529,7 @@ async function runSeed(
     });
   }
   await buffer.close();
-  return { rows, offline };
+  return { rows, offline, experienceModel: model.id };
 }
 
 /**

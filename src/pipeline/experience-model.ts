@@ -1,4 +1,5 @@
 import { ConfigError } from '../core/errors.ts';
+import { envEntry } from '../envs/registry.ts';
 import type { ExperienceModel } from '../experience/experience-model.ts';
 import {
   envDescriptionFromBuffer,
@@ -29,7 +30,12 @@ export async function makeLlmClient(llm: LlmConfig): Promise<LlmClient> {
   throw new ConfigError('experienceModel.llm needs url and model, or gguf.');
 }
 
-/** The configured experience model: LLM-free (learnt from the buffer) or the reasoning LLM. */
+/**
+ * The configured experience model: LLM-free (learnt from the buffer) or the reasoning LLM. The
+ * LLM is told an env of no known family from its real episodes in the buffer and, for an env
+ * whose entry lists its tools (an MCP server's), their signatures. `env` is a name `envEntry`
+ * knows (resolved by `resolveEnvRef` for modules and server refs).
+ */
 export async function makeExperienceModel(
   config: RunConfig['experienceModel'],
   env: string,
@@ -41,10 +47,12 @@ export async function makeExperienceModel(
   }
   if (!config.llm && !llm)
     throw new ConfigError('experienceModel.llm needs url and model, or gguf.');
-  // An env of no known family is described to the LLM from what its real episodes show.
+  // An env of no known family is described to the LLM from what its real episodes show, and
+  // from its tools where its entry lists them (an MCP server's).
+  const tools = hasBuiltInDescription(env) ? undefined : await envEntry(env).tools?.();
   const envDescription = hasBuiltInDescription(env)
     ? undefined
-    : await envDescriptionFromBuffer(env, buffer);
+    : await envDescriptionFromBuffer(env, buffer, { ...(tools && { tools }) });
   return new LlmExperienceModel({
     llm: llm ?? (await makeLlmClient(config.llm as LlmConfig)),
     ...(envDescription !== undefined && { envDescription }),

@@ -10,7 +10,13 @@ import { costTable, demoTable, writeDemoReport } from '../../pipeline/demo-repor
 import { runWebDemo } from '../../pipeline/web-demo.ts';
 import { webDemoReport, writeWebDemoReport } from '../../pipeline/web-demo-report.ts';
 import { hasExpert } from '../../policy/registry.ts';
-import { flagsGiven, intOption, positiveNumber } from '../options.ts';
+import {
+  EXPERIENCE_HELP,
+  experienceOption,
+  flagsGiven,
+  intOption,
+  positiveNumber,
+} from '../options.ts';
 
 const WEBSHOP_TRAINER = { tasksPerIteration: 16, groupSize: 8, evalEvery: 5 };
 /**
@@ -115,6 +121,12 @@ export function demoCommand(program: Command): void {
       '--co-evolve',
       "the main table's DreamGym rows write their episodes back and mix them into their demonstrations (≈ 4.6× slower on webshop, no gain with the LLM-free models; the ablations measure it)",
     )
+    .option(
+      '--experience <model>',
+      `the DreamGym rows (not on web): ${EXPERIENCE_HELP}`,
+      experienceOption,
+      'auto',
+    )
     .option('--out <dir>', 'run folder (default runs/demo-<time>)')
     .option('--parallel <n>', 'web: browser episodes in flight at once', intOption(1), 4)
     .option(
@@ -137,6 +149,11 @@ export function demoCommand(program: Command): void {
         if (ignored.length > 0) {
           throw new ConfigError(
             `demo --env ${o.env} does not use ${ignored.join(', ')} (the web table trains in the synthetic env only and has one seed a run); drop ${ignored.length > 1 ? 'them' : 'it'}, and for seeds run --seed 0, --seed 1, … one after another.`,
+          );
+        }
+        if (flagsGiven(command, ['experience']).length > 0) {
+          throw new ConfigError(
+            `demo --env ${o.env} does not take --experience yet: its DreamGym rows train on threads that always learn the web model (llm-free/web); drop it, and compare the generic model on a site with dreamgym fidelity --env web:forum --experience generic.`,
           );
         }
         const result = await runWebDemo({
@@ -197,6 +214,7 @@ export function demoCommand(program: Command): void {
           // Greedy, the household policy loops between two places; judge the policy RL trained.
           ...(env === 'household' && { evalTemperature: 1 }),
           evalEpisodes: o.evalEpisodes,
+          experience: o.experience,
           outDir,
           ablations: o.ablations,
           ...(o.coEvolve && { coEvolve: true }),

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.ts';
 import type { EnvEntry, EnvOptions } from '../env.ts';
 import { TimeLimit } from '../wrappers/time-limit.ts';
+import { agentToolSignatures } from './agent-tools.ts';
 import { loadMcpConfig, type McpConfig } from './config.ts';
 import { McpEnv } from './mcp-env.ts';
 import { McpTaskSource } from './tasks.ts';
@@ -15,6 +16,7 @@ export {
   parseMcpAction,
   type ToolCall,
 } from './action-syntax.ts';
+export { agentToolSignatures, agentTools } from './agent-tools.ts';
 export { matchesText, type SuccessCheck, type TextMatch } from './check.ts';
 export {
   loadMcpConfig,
@@ -77,6 +79,7 @@ export function mcpConfigEntry(config: McpConfig): EnvEntry {
         o.maxSteps ?? config.maxSteps,
       ),
     tasks: () => source,
+    tools: () => agentToolSignatures(config),
   };
 }
 

@@ -13,7 +13,8 @@ import {
 } from '../../core/errors.ts';
 import { copyObservation, type Observation, type Task } from '../../core/types.ts';
 import type { Env, ResetOptions, ResetResult, StepResult, TaskSplit } from '../env.ts';
-import { ANSWER_TEMPLATE, formatToolCall, isToolName, parseMcpAction } from './action-syntax.ts';
+import { ANSWER_TEMPLATE, formatToolCall, parseMcpAction } from './action-syntax.ts';
+import { agentTools } from './agent-tools.ts';
 import { matchesText, type SuccessCheck } from './check.ts';
 import type { McpConfig } from './config.ts';
 import { type CallOutcome, McpConnection } from './connection.ts';
@@ -224,16 +225,14 @@ export class McpEnv implements Env {
         );
       }
     }
-    this.listing ??= this.listTools(connection, reset.kind === 'tool' ? reset.tool : undefined);
+    this.listing ??= this.listTools(connection);
     return { connection, listing: this.listing };
   }
 
-  /** The tools open to the agent (all but the hidden ones and the reset tool), described. */
-  private listTools(connection: McpConnection, resetTool: string | undefined): ToolListing {
-    const hidden = new Set([...this.config.hiddenTools, ...(resetTool ? [resetTool] : [])]);
+  /** The tools open to the agent ({@link agentTools}), described. */
+  private listTools(connection: McpConnection): ToolListing {
     const tools = new Map<string, AgentTool>();
-    for (const tool of connection.tools) {
-      if (hidden.has(tool.name) || !isToolName(tool.name)) continue;
+    for (const tool of agentTools(connection.tools, this.config)) {
       tools.set(tool.name, { tool, template: toolTemplate(tool), validate: this.validator(tool) });
     }
     const lines = [...tools.values()].map(({ tool }) => `- ${toolSignature(tool)}`);
