@@ -8,7 +8,7 @@ import { WebTaskVariations } from '../curriculum/generators/web-variations.ts';
 import type { CurriculumMode } from '../curriculum/selection.ts';
 import { SqliteTaskPool } from '../curriculum/sqlite-task-pool.ts';
 import { collectingSuccesses } from '../envs/wrappers/record-episodes.ts';
-import { llmFreeModel } from '../experience/llm-free.ts';
+import { type ExperienceChoice, llmFreeModel } from '../experience/llm-free.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { TransitionEncoder } from '../replay/transition-encoder.ts';
@@ -42,6 +42,8 @@ export interface DreamTrainingJob {
   curriculum?: { mode: CurriculumMode; generatedShare?: number };
   /** Send the synthetic successes back (to replay them in the real env). */
   returnSuccesses?: boolean;
+  /** Which LLM-free experience model to learn (see `llmFreeModel`); default `auto`, the web model. */
+  experience?: ExperienceChoice;
 }
 
 export interface DreamTrainingResult {
@@ -64,7 +66,7 @@ export async function trainDream(job: DreamTrainingJob): Promise<DreamTrainingRe
     encoder: new TransitionEncoder(),
   });
   try {
-    const model = await llmFreeModel(job.site, buffer);
+    const model = await llmFreeModel(job.site, buffer, { experience: job.experience ?? 'auto' });
     const setup = webSetup(job.site, 0, job.maxEpisodeSteps);
     const wanted = new Set(job.taskIds);
     const tasks = setup.trainTasks.filter((t) => wanted.has(t.id));

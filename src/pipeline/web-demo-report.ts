@@ -76,7 +76,7 @@ export function webDemoReport(result: WebDemoResult): string {
     '',
     ...result.sites.map(
       (s) =>
-        `${s.site}: offline data ${s.offlineTransitions} real transitions (${(100 * s.offlineSuccessRate).toFixed(0)}% of episodes successful); RL rows trained on ${s.rlTasks} tasks; a real browser step took ${s.realStepMs.toFixed(0)} ms, a synthetic step ${s.syntheticStepMs.toFixed(1)} ms (${(s.realStepMs / Math.max(1e-9, s.syntheticStepMs)).toFixed(0)}× faster).`,
+        `${s.site}: offline data ${s.offlineTransitions} real transitions (${(100 * s.offlineSuccessRate).toFixed(0)}% of episodes successful); RL rows trained on ${s.rlTasks} tasks${result.options.experience && result.options.experience !== 'auto' ? ` in the synthetic env of the ${result.options.experience} LLM-free experience model` : ''}; a real browser step took ${s.realStepMs.toFixed(0)} ms, a synthetic step ${s.syntheticStepMs.toFixed(1)} ms (${(s.realStepMs / Math.max(1e-9, s.syntheticStepMs)).toFixed(0)}× faster).`,
     ),
   ];
   return `${lines.join('\n')}\n`;

@@ -6,6 +6,7 @@ import { finalReward, type Task, type Trajectory } from '../core/types.ts';
 import type { CurriculumReport } from '../curriculum/curriculum-report.ts';
 import type { CurriculumMode } from '../curriculum/selection.ts';
 import { type WebTaskKind, webTaskKind } from '../envs/web/webarena/task-kind.ts';
+import type { ExperienceChoice } from '../experience/llm-free.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { makePolicy } from '../policy/registry.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
@@ -72,6 +73,11 @@ export interface WebDemoOptions {
    * of the same instruction, when the site has one): the curriculum's effect, explained.
    */
   curriculumAblation?: { replays: number };
+  /**
+   * Which LLM-free experience model the DreamGym rows train in (see `llmFreeModel`); default
+   * `auto`, the hand-written web model.
+   */
+  experience?: ExperienceChoice;
   onProgress?: (line: string) => void;
 }
 
@@ -362,6 +368,7 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
         maxEpisodeSteps: options.maxEpisodeSteps,
         ...(curriculum !== 'off' && { curriculum: { mode: curriculum } }),
         ...(ablation && algo === 'grpo' && { returnSuccesses: true }),
+        ...(options.experience && { experience: options.experience }),
       });
     log(
       `${site}: DreamGym GRPO and PPO training in the synthetic env (curriculum ${mode}), on two threads`,

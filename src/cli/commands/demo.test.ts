@@ -34,15 +34,11 @@ describe('demo --experience', () => {
     );
   }, 120_000);
 
-  it('refuses a model it does not know, naming the choices, and refuses the flag on web', async () => {
+  it('refuses a model it does not know, naming the choices', async () => {
     const bad = await runCliInProcess(['demo', '--experience', 'handmade']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(
       /--experience <model>.*expected one of auto, generic, nearest, got "handmade"/,
     );
-    const web = await runCliInProcess(['demo', '--env', 'web:forum', '--experience', 'generic']);
-    expect(web.code).toBe(1);
-    expect(web.stderr).toContain('demo --env web:forum does not take --experience yet');
-    expect(web.stderr).toContain('dreamgym fidelity --env web:forum --experience generic');
   }, 60_000);
 });

@@ -123,7 +123,7 @@ export function demoCommand(program: Command): void {
     )
     .option(
       '--experience <model>',
-      `the DreamGym rows (not on web): ${EXPERIENCE_HELP}`,
+      `the DreamGym rows' experience model: ${EXPERIENCE_HELP}`,
       experienceOption,
       'auto',
     )
@@ -151,14 +151,10 @@ export function demoCommand(program: Command): void {
             `demo --env ${o.env} does not use ${ignored.join(', ')} (the web table trains in the synthetic env only and has one seed a run); drop ${ignored.length > 1 ? 'them' : 'it'}, and for seeds run --seed 0, --seed 1, … one after another.`,
           );
         }
-        if (flagsGiven(command, ['experience']).length > 0) {
-          throw new ConfigError(
-            `demo --env ${o.env} does not take --experience yet: its DreamGym rows train on threads that always learn the web model (llm-free/web); drop it, and compare the generic model on a site with dreamgym fidelity --env web:forum --experience generic.`,
-          );
-        }
         const result = await runWebDemo({
           sites: o.env === 'web' ? ['web:forum', 'web:store'] : [o.env],
           seed: o.seed,
+          experience: o.experience,
           offlineEpisodes: given('offlineEpisodes') ? o.offlineEpisodes : WEB_DEFAULTS.offline,
           epsilon: 0.3,
           syntheticIterations: given('syntheticIterations')
