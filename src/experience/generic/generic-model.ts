@@ -185,9 +185,10 @@ export class GenericExperienceModel implements ExperienceModel {
   /**
    * A real step of this very task that took this very action from where this episode stands:
    * its state's frame lines are ours, but for at most one line kind the template changes anyway
-   * (what lies in a room one leaves; never what one holds, which the template keeps); the one
-   * with the fewest such differences and the most lines in common with our state among several.
-   * Undefined when pages have no frame.
+   * (what lies in the room one leaves) that names none of the action's values; never one it keeps
+   * (where one stands when one drops a thing: it decides the outcome). The one with the fewest
+   * differences and the most lines in common with our state among several. Undefined when pages
+   * have no frame.
    */
   private samePlace(
     task: Task,
@@ -200,13 +201,19 @@ export class GenericExperienceModel implements ExperienceModel {
     if (keys.length === 0) return undefined;
     const state = view.texts[now] as string;
     const ours = linesByKey(state);
+    const { values } = this.knowledge.grammar.parse(action);
     let found: RealStep | undefined;
     let most = Number.NEGATIVE_INFINITY;
     for (const step of this.knowledge.inWorld(task, action)) {
       const text = step.episode.view.texts[step.t] as string;
       const theirs = linesByKey(text);
       const differing = keys.filter((key) => ours.get(key) !== theirs.get(key));
-      if (differing.length > 1 || differing.some((key) => keepsLines(stats, key))) continue;
+      const valued = (key: string) =>
+        values.some(
+          (v) => containsValue(ours.get(key) ?? '', v) || containsValue(theirs.get(key) ?? '', v),
+        );
+      const kept = (key: string) => keepsLines(stats, key);
+      if (differing.length > 1 || differing.some(valued) || differing.some(kept)) continue;
       const overlap = lineOverlap(text, state) - differing.length;
       if (overlap > most) {
         most = overlap;
