@@ -9,7 +9,7 @@
 import { memoize } from '../../core/memo.ts';
 import { type ActionGrammar, fill } from './action-grammar.ts';
 import type { EpisodeView } from './episode.ts';
-import { maskDigits, type Token, tokenize, valueShape } from './text.ts';
+import { maskDigits, occurrences, type Token, tokenize, valueShape } from './text.ts';
 
 /** One real episode's views and the actions each of its observations listed. */
 export interface ListedEpisode {
@@ -308,18 +308,6 @@ function valueAt({ text, tokens }: Readable, p: number, right: string): string |
     }
   }
   return undefined;
-}
-
-/** Token positions where `wanted` (token texts) starts in `tokens`. */
-function occurrences(tokens: readonly Token[], wanted: readonly string[]): number[] {
-  const out: number[] = [];
-  if (wanted.length === 0) return out;
-  for (let p = 0; p + wanted.length <= tokens.length; p++) {
-    let k = 0;
-    while (k < wanted.length && (tokens[p + k] as Token).text === wanted[k]) k++;
-    if (k === wanted.length) out.push(p);
-  }
-  return out;
 }
 
 /** Appends `value` to the list `map` holds at `key`. */

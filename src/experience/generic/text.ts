@@ -136,7 +136,14 @@ export function clauseOf(text: string, tokens: readonly Token[], p: number): Tok
 
 /** Where `value`'s tokens stand, in order, among `tokens`: the index of each first token. */
 export function positionsOf(tokens: readonly Token[], value: string): number[] {
-  const wanted = tokenize(value).map((t) => t.text);
+  return occurrences(
+    tokens,
+    tokenize(value).map((t) => t.text),
+  );
+}
+
+/** Token positions where `wanted` (token texts) starts in `tokens`. */
+export function occurrences(tokens: readonly Token[], wanted: readonly string[]): number[] {
   const out: number[] = [];
   if (wanted.length === 0) return out;
   for (let p = 0; p + wanted.length <= tokens.length; p++) {
