@@ -226,7 +226,8 @@ export class GenericExperienceModel implements ExperienceModel {
   /**
    * What an ending rests on that no real episode of this very task showed: an ending in a world
    * the buffer does not vouch for, which is not scored a success. Where pages have a frame the
-   * ending's template keeps (a place, its exits), those lines of the state; where they have none
+   * ending's template keeps (a place, its exits), those lines of every state of the episode (the
+   * way there, too); where they have none
    * (a JSON answer, a form), the state's lines (the page it confirms) and the line each of the
    * action's values was last shown in (the record it answers about), when the episode showed it.
    * A task with no real episode in the buffer vouches for nothing.
@@ -241,13 +242,19 @@ export class GenericExperienceModel implements ExperienceModel {
     const seen = this.knowledge.worldLines(task);
     const out: string[] = [];
     const state = view.texts[now] as string;
-    let framed = false;
-    for (const [key, lines] of linesByKey(state)) {
-      if (!this.knowledge.isFrame(key) || !keepsLines(stats, key)) continue;
-      framed = true;
-      for (const line of lines.split('\n')) if (!seen.has(line)) out.push(line);
+    const framed = [...linesByKey(state).keys()].some(
+      (key) => this.knowledge.isFrame(key) && keepsLines(stats, key),
+    );
+    if (framed) {
+      // The whole way here, not just the last page: a path through rooms composed from another
+      // world may end in a room of this one and still not be a way the real world has.
+      for (let i = 0; i <= now; i++)
+        for (const [key, lines] of linesByKey(view.texts[i] as string)) {
+          if (!this.knowledge.isFrame(key) || !keepsLines(stats, key)) continue;
+          for (const line of lines.split('\n')) if (!seen.has(line)) out.push(line);
+        }
+      return out;
     }
-    if (framed) return out;
     for (const line of state.split('\n')) if (line.trim() && !seen.has(line)) out.push(line);
     for (const value of this.knowledge.grammar.parse(action).values) {
       const at = view.lastShowing(value, now);
