@@ -25,6 +25,7 @@ export { Rng } from './core/rng.ts';
 export {
   finalReward,
   isActionTemplate,
+  isJudged,
   isSuccess,
   type Observation,
   type Provenance,
