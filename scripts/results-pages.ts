@@ -41,8 +41,13 @@ function rows(node: unknown, path: string[], out: string[]): void {
   out.push(`| \`${path.join('.')}\` | ${value(node)} |`);
 }
 
-/** The page for one bench result: how it was produced (command, seeds, date, machine, commit), then every figure. */
-export function benchPage(result: BenchResult): string {
+/**
+ * The page for one bench result: how it was produced (command, seeds, date, machine, commit), then
+ * every figure. `stem` is its file's name without `.json`: `NAME`, or `NAME.TAG` for a part run
+ * with `BENCH_TAG`.
+ */
+export function benchPage(result: BenchResult, stem = result.name): string {
+  const tag = stem.startsWith(`${result.name}.`) ? stem.slice(result.name.length + 1) : undefined;
   const machine = Object.entries(result.machine)
     .map(([k, v]) => `${k} ${value(v)}`)
     .join(', ');
@@ -52,11 +57,11 @@ export function benchPage(result: BenchResult): string {
   const lines = [
     `# Benchmark: ${result.name}`,
     '',
-    `Generated from \`bench/results/${result.name}.json\` by \`npm run docs:results\`; do not edit by hand.`,
+    `Generated from \`bench/results/${stem}.json\` by \`npm run docs:results\`; do not edit by hand.`,
     '',
     '| produced by | |',
     '|---|---|',
-    `| command | \`npm run bench -- ${result.name}\` |`,
+    `| command | \`${tag ? `BENCH_TAG=${tag} ` : ''}npm run bench -- ${result.name}\` |`,
     `| seeds | ${seeds} |`,
     `| date | ${result.date} |`,
     `| machine | ${machine} |`,
@@ -69,8 +74,8 @@ export function benchPage(result: BenchResult): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The index page listing every bench page. */
-export function benchIndex(results: BenchResult[]): string {
+/** The index page listing every bench page, each with its file's stem (see {@link benchPage}). */
+export function benchIndex(results: ReadonlyArray<{ stem: string; result: BenchResult }>): string {
   const lines = [
     '# Benchmark results',
     '',
@@ -78,7 +83,7 @@ export function benchIndex(results: BenchResult[]): string {
     '',
     '| bench | date |',
     '|---|---|',
-    ...results.map((r) => `| [${r.name}](./${r.name}.md) | ${r.date} |`),
+    ...results.map(({ stem, result }) => `| [${stem}](./${stem}.md) | ${result.date} |`),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -91,10 +96,13 @@ export function benchPages(): Map<string, string> {
   const results = files.map(
     (f) => JSON.parse(readFileSync(join(BENCH_JSON_DIR, f), 'utf8')) as BenchResult,
   );
+  const stems = results.map((result, i) => ({
+    stem: basename(files[i] as string, '.json'),
+    result,
+  }));
   const pages = new Map<string, string>();
-  for (const [i, result] of results.entries())
-    pages.set(`${basename(files[i] as string, '.json')}.md`, benchPage(result));
-  pages.set('index.md', benchIndex(results));
+  for (const { stem, result } of stems) pages.set(`${stem}.md`, benchPage(result, stem));
+  pages.set('index.md', benchIndex(stems));
   return pages;
 }
 

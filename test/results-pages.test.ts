@@ -34,4 +34,11 @@ describe('the generated results pages', () => {
     expect(page).toContain('| `a.p50` | 0.1235 |');
     expect(page).toContain('| `list.[0].n` | 3 |');
   });
+
+  it('name the tag of a part run with BENCH_TAG, from the file name', () => {
+    const result = { name: 'x', date: '2026-01-01T00:00:00.000Z', machine: {}, results: {} };
+    const page = benchPage(result, 'x.part-a');
+    expect(page).toContain('Generated from `bench/results/x.part-a.json`');
+    expect(page).toContain('| command | `BENCH_TAG=part-a npm run bench -- x` |');
+  });
 });
