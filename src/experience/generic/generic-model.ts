@@ -227,10 +227,10 @@ export class GenericExperienceModel implements ExperienceModel {
    * What an ending rests on that no real episode of this very task showed: an ending in a world
    * the buffer does not vouch for, which is not scored a success. Where pages have a frame the
    * ending's template keeps (a place, its exits), those lines of every state of the episode (the
-   * way there, too); where they have none
-   * (a JSON answer, a form), the state's lines (the page it confirms) and the line each of the
-   * action's values was last shown in (the record it answers about), when the episode showed it.
-   * A task with no real episode in the buffer vouches for nothing.
+   * way there, too); where they have none (a JSON answer, a form), the state's lines (the page it
+   * confirms) and the line each of the action's values was last shown in (the record it answers
+   * about), when the episode showed it. A task with no real episode in the buffer vouches for
+   * nothing.
    */
   private unvouched(
     task: Task,
