@@ -109,6 +109,8 @@ export const RunConfig = z.strictObject({
       epochs: z.number().int().positive().default(4),
       learningRate: z.number().positive().default(1e-3),
       entropyCoef: z.number().nonnegative().default(0.01),
+      /** GRPO: leave groups whose rewards are all equal out of the update (DAPO's filter). */
+      dropUninformativeGroups: z.boolean().default(true),
     })
     .prefault({}),
   evaluation: z

@@ -195,6 +195,46 @@ describe('trainer', () => {
     expect(await weights(taken)).not.toBe(untouched);
   });
 
+  it('leaves GRPO groups whose rewards are all equal out of the update, unless told not to', async () => {
+    // Every pick fails: no group is informative, so only the entropy bonus could move the policy.
+    const failing = () => {
+      const env = new PickBanditEnv();
+      const step = env.step.bind(env);
+      env.step = async (action: string) => ({ ...(await step(action)), reward: 0 });
+      return env;
+    };
+    const config = { ...small, algo: 'grpo' as const, iterations: 2, entropyCoef: 0.01 };
+    const weights = async (policy: ChoicePolicy) => {
+      const dir = mkdtempSync(join(tmpdir(), 'dg-w-'));
+      await policy.save(dir);
+      return readFileSync(join(dir, 'policy.json'), 'utf8');
+    };
+    const untouched = await weights(new ChoicePolicy({ seed: 1 }));
+
+    const dropped = new ChoicePolicy({ seed: 1 });
+    const history = await train({ policy: dropped, makeEnv: failing, trainTasks: tasks }, config);
+    const episodes = small.tasksPerIteration * small.groupSize;
+    expect(history.map((m) => m.rollout.uninformative)).toEqual([episodes, episodes]);
+    expect(history.every((m) => m.update.minibatches === 0)).toBe(true);
+    expect(await weights(dropped)).toBe(untouched);
+
+    const kept = new ChoicePolicy({ seed: 1 });
+    const all = await train(
+      { policy: kept, makeEnv: failing, trainTasks: tasks },
+      { ...config, dropUninformativeGroups: false },
+    );
+    expect(all.every((m) => m.rollout.uninformative === 0 && m.update.minibatches > 0)).toBe(true);
+    expect(await weights(kept)).not.toBe(untouched);
+  });
+
+  it('keeps every episode for GAE, where an all-equal group still has nonzero advantages', async () => {
+    const history = await train(
+      { policy: new ChoicePolicy({ seed: 1 }), makeEnv, trainTasks: tasks },
+      { ...small, algo: 'ppo', iterations: 1 },
+    );
+    expect(history[0]?.rollout.uninformative).toBe(0);
+  });
+
   it('refuses GRPO without groups and unknown algorithms', async () => {
     const policy = new ChoicePolicy();
     await expect(

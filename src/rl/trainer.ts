@@ -52,6 +52,14 @@ export interface TrainerConfig {
   /** Value-loss weight (PPO); GRPO trains no critic and ignores it. */
   valueCoef: number;
   entropyCoef: number;
+  /**
+   * GRPO only: leave out of the update every group whose judged episodes all scored the same
+   * (DAPO's dynamic-sampling filter, Yu et al., 2025). Their advantages are 0, so their decisions
+   * would move the policy through the entropy bonus alone, flattening a cloned policy wherever the
+   * tasks are all solved or all failed. Unlike DAPO the batch is not refilled: the episode budget
+   * stays as set. Default true.
+   */
+  dropUninformativeGroups: boolean;
   gamma: number;
   lambda: number;
   /** Evaluate every this many iterations (and after the last). 0 never. */
@@ -84,6 +92,7 @@ export const DEFAULT_TRAINER_CONFIG: TrainerConfig = {
   clip: 0.2,
   valueCoef: 0.5,
   entropyCoef: 0.01,
+  dropUninformativeGroups: true,
   gamma: 1,
   lambda: 0.95,
   evalEvery: 5,
@@ -118,6 +127,8 @@ export interface IterationMetrics {
     informativeGroups: number;
     /** Episodes left out of the update: their synthetic ending was unjudged (`info.unjudged`). */
     unjudged: number;
+    /** Judged episodes left out of a GRPO update: their group's rewards were all equal. */
+    uninformative: number;
   };
   update: UpdateMetrics & { explainedVariance: number };
   /** Interactions with the training env so far (real or synthetic, whichever it is). */
@@ -213,7 +224,9 @@ export async function train(
       judged.map((e) => ({ taskId: e.groupId, reward: finalReward(e.trajectory) })),
     );
 
-    const samples = await timed(seconds, 'advantages', async () => toSamples(judged, config));
+    const learnt =
+      grpoLike(config) && config.dropUninformativeGroups ? informative(judged) : judged;
+    const samples = await timed(seconds, 'advantages', async () => toSamples(learnt, config));
 
     const update = await timed(seconds, 'update', async () =>
       ppoUpdate(io.policy, optimizer, samples, {
@@ -247,7 +260,7 @@ export async function train(
     const metrics: IterationMetrics = {
       iteration,
       seconds,
-      rollout: rolloutStats(episodes),
+      rollout: { ...rolloutStats(episodes), uninformative: judged.length - learnt.length },
       update: {
         ...update,
         explainedVariance: explainedVariance(
@@ -319,9 +332,7 @@ function toSamples(episodes: readonly RolloutEpisode[], config: TrainerConfig): 
       bootstrapValue: e.bootstrapValue,
     };
   });
-  const estimator = advantageEstimator(
-    config.advantages ?? (config.algo === 'grpo' ? 'grpo' : 'gae'),
-  );
+  const estimator = advantageEstimator(estimatorName(config));
   const { advantages, returns } = estimator(inputs, { gamma: config.gamma, lambda: config.lambda });
   return episodes.flatMap((e, i) =>
     e.steps.map((s, t) => ({
@@ -338,11 +349,36 @@ function toSamples(episodes: readonly RolloutEpisode[], config: TrainerConfig): 
   );
 }
 
-function rolloutStats(episodes: readonly RolloutEpisode[]): IterationMetrics['rollout'] {
+function estimatorName(config: TrainerConfig): AdvantageEstimatorName {
+  return config.advantages ?? (config.algo === 'grpo' ? 'grpo' : 'gae');
+}
+
+/** Whether advantages are group-relative outcomes, so an all-equal group's are all 0. */
+function grpoLike(config: TrainerConfig): boolean {
+  return estimatorName(config) === 'grpo';
+}
+
+/** Each group's final rewards, by group id. */
+function groupRewards(episodes: readonly RolloutEpisode[]): Map<string, number[]> {
   const groups = new Map<string, number[]>();
-  for (const e of episodes.filter((e) => isJudged(e.trajectory)))
+  for (const e of episodes)
     groups.set(e.groupId, [...(groups.get(e.groupId) ?? []), finalReward(e.trajectory)]);
-  const informative = [...groups.values()].filter((rs) => rs.some((r) => r !== rs[0])).length;
+  return groups;
+}
+
+const differ = (rs: readonly number[]) => rs.some((r) => r !== rs[0]);
+
+/** The episodes of groups whose rewards differ: the ones GRPO's advantages are not 0 for. */
+function informative(episodes: readonly RolloutEpisode[]): RolloutEpisode[] {
+  const groups = groupRewards(episodes);
+  return episodes.filter((e) => differ(groups.get(e.groupId) ?? []));
+}
+
+function rolloutStats(
+  episodes: readonly RolloutEpisode[],
+): Omit<IterationMetrics['rollout'], 'uninformative'> {
+  const groups = groupRewards(episodes.filter((e) => isJudged(e.trajectory)));
+  const informative = [...groups.values()].filter(differ).length;
   return {
     episodes: episodes.length,
     steps: episodes.reduce((s, e) => s + e.steps.length, 0),
