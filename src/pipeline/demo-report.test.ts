@@ -62,11 +62,16 @@ describe('the demo cost table', () => {
     expect(table).toContain('| GRPO (real, B = 20000) | 20,000 | 0 | 50 s | 2.5 s |');
     expect(table).toContain('| DreamGym GRPO (synthetic only) | 0 | 25,000 | 100 s | 4.0 s |');
     expect(table).toContain('LLM calls: none');
+    // A markdown table: its rule has one cell per header cell.
+    const [header, rule] = table.split('\n');
+    expect(header?.split('|').length).toBe(7);
+    expect(rule).toBe('|---|---|---|---|---|');
   });
 
   it('prices the real steps where the real env is not ours to measure, and the LLM calls', () => {
     const table = costTable(result({ realStepSeconds: 3, realStepCost: 0.01 }, 40));
     expect(table).toContain('real-env time at 3 s a step | real-env cost at 0.01 a step |');
+    expect(table.split('\n')[1]).toBe('|---|---|---|---|---|---|---|');
     // 20,000 real steps at 3 s = 16.7 h and 200.00; the synthetic-only row needs none.
     expect(table).toContain('| 2.5 s | 16.7 h | 200.00 |');
     expect(table).toContain('| 4.0 s | 0.0 min | 0.00 |');

@@ -40,7 +40,11 @@ export function demoTable(result: DemoResult): string {
 export function costTable(result: DemoResult): string {
   const { realStepSeconds, realStepCost } = result.options;
   const header = [
-    '| method | real steps | synthetic steps | wall time | wall time per 1,000 training transitions',
+    'method',
+    'real steps',
+    'synthetic steps',
+    'wall time',
+    'wall time per 1,000 training transitions',
     ...(realStepSeconds !== undefined ? [`real-env time at ${realStepSeconds} s a step`] : []),
     ...(realStepCost !== undefined ? [`real-env cost at ${realStepCost} a step`] : []),
   ];
@@ -66,7 +70,7 @@ export function costTable(result: DemoResult): string {
       ? 'LLM calls: none (the LLM-free experience model).'
       : `LLM calls: ${calls.toLocaleString('en-US')}, ${promptTokens.toLocaleString('en-US')} prompt and ${completionTokens.toLocaleString('en-US')} completion tokens, $${costUsd.toFixed(2)} at the configured prices.`;
   return [
-    `${header.join(' | ')} |`,
+    `| ${header.join(' | ')} |`,
     `|${'---|'.repeat(header.length)}`,
     ...rows.map((r) => `${r} |`),
     '',
