@@ -10,6 +10,7 @@ import {
   clauseOf,
   containsValue,
   lineKey,
+  lineParts,
   maskDigits,
   positionsOf,
   type Token,
@@ -20,6 +21,8 @@ import type { WordFrequency } from './word-frequency.ts';
 
 /** Words of a text taken as features, at most. */
 const MAX_WORDS = 160;
+/** Words of one line taken as its line-kind features, at most (a field's value, a list's head). */
+const WORDS_PER_LINE = 6;
 /** How near (in tokens) two things stand to count as related. */
 const NEAR = 6;
 
@@ -33,6 +36,7 @@ const NEAR = 6;
  * - `s:<word>` words of the state; `r<j>:<word>` words of the last earlier text showing slot j's
  *   value (its record);
  * - `li:<line key>` a line of the state holds a content word of the instruction;
+ *   `k:<line key>|<word>` a word of a line of that kind (what a field holds: `nights :|not`);
  * - `w<j>:<word>` a word near slot j's value in the state (what the page says of it);
  *   `c<j>:<word>` a word of the clause that holds it (up to the nearest `;`, `|` or line end:
  *   the list entry it is part of, however long);
@@ -69,9 +73,14 @@ export function contextFeatures(
   const previous = now > 0 ? view.actions[now - 1] : undefined;
   if (previous !== undefined) features.add(`prev:${grammar.parse(previous).template}`);
   addWords(features, 's:', state, tokens);
-  for (const line of state.split('\n'))
+  let lineWords = 0;
+  for (const line of state.split('\n')) {
     if (tokenize(line).some((t) => t.word && content.has(t.text.toLowerCase())))
       features.add(`li:${lineKey(line)}`);
+    const { key, rest } = lineParts(line);
+    for (const t of rest.slice(0, WORDS_PER_LINE))
+      if (t.word && lineWords++ < MAX_WORDS) features.add(`k:${key}|${maskDigits(t.text)}`);
+  }
   const positions = parsed.values.map((v) => positionsOf(tokens, v));
   parsed.values.forEach((value, j) => {
     const near = (at: readonly number[], test: (t: Token) => boolean) =>

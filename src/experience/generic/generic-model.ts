@@ -7,6 +7,7 @@ import type {
   ExperienceRequest,
 } from '../experience-model.ts';
 import { isListed } from './action-grammar.ts';
+import { carryFields } from './carried-fields.ts';
 import { composeNext } from './compose.ts';
 import { contextFeatures, totalWeight, weightedAgreement } from './context-features.ts';
 import { EpisodeView } from './episode.ts';
@@ -293,9 +294,9 @@ export class GenericExperienceModel implements ExperienceModel {
     const knowledge = this.knowledge;
     const grammar = knowledge.grammar;
     const parsed = grammar.parse(action);
-    const { template } = parsed;
     const ours = contextFeatures(view, now, action, grammar, knowledge.taskWords);
-    const weights = knowledge.weights(template);
+    const comparable = knowledge.comparable(action);
+    const weights = knowledge.weights(comparable.key);
     const ourTotal = totalWeight(ours, weights);
     const similar = knowledge.similarEpisodes(task.instruction, SIMILAR_TASKS);
     const likeness = new Map(similar.map((e, rank) => [e, 1 - rank / SIMILAR_TASKS]));
@@ -306,11 +307,11 @@ export class GenericExperienceModel implements ExperienceModel {
     let bestScore = Number.NEGATIVE_INFINITY;
     let own: RealStep | undefined;
     let ownScore = Number.NEGATIVE_INFINITY;
-    for (const candidate of place ? [] : candidates) {
+    for (const candidate of place ? [] : comparable.steps) {
       const score =
         weightedAgreement(ours, knowledge.features(candidate), weights, {
           ours: ourTotal,
-          theirs: knowledge.totalWeight(candidate, template),
+          theirs: knowledge.totalWeight(candidate, comparable.key),
         }) +
         (likeness.get(candidate.episode) ?? 0) * LIKENESS_WEIGHT +
         tieBreak(task, now, candidate);
@@ -337,6 +338,13 @@ export class GenericExperienceModel implements ExperienceModel {
         ? new Map<string, string>()
         : valueMapping(source, real.action, target, action, grammar, knowledge.pageWords);
     let composed = composeNext(source, target, mapping, (key) => keepsLines(stats, key));
+    // A field the real step's page repeated from its state (a review of the form) is ours.
+    composed = carryFields(
+      composed,
+      source.view.texts[source.now] as string,
+      source.view.texts[source.now + 1] as string,
+      view.texts[now] as string,
+    );
     // Going back to a state this episode saw, which the state's clause of the action names (a
     // template whose real steps did so lead back): its lines as the episode last saw them.
     const back = place ? undefined : this.namedBack(view, now, parsed.values, stats);

@@ -131,3 +131,66 @@ describe('GenericExperienceModel, the very task’s real step', () => {
     expect(ending.terminated).toBe(true);
   });
 });
+
+describe('GenericExperienceModel, a form', () => {
+  it('answers a button as its own real clicks did where the field left unset decided', async () => {
+    // `Go` is refused while the size is unset; an optional note is always unset, so only which
+    // field is unset tells (not the words "not set"). Help and Back clicks fill the template.
+    const names = ['amber', 'basil', 'cedar', 'delta', 'ember', 'fjord', 'gorse', 'heron'];
+    const sizes = ['small', 'large', 'tall', 'wide', 'short', 'round', 'flat', 'long'];
+    const form = (name: string, size: string, missing = false) =>
+      `Find a thing\n${missing ? '! Missing: size\n' : ''}name: ${name}\nsize: ${size}\nnote: (not set)\n[Go] [Help]`;
+    const help = 'Help\nFill name and size, then Go.\n[Back]';
+    const episodes = names.map((name, i) => {
+      const task: Task = {
+        id: `form/${i}`,
+        env: 'form',
+        instruction: `Find the ${name} things of size ${sizes[i]}.`,
+        origin: 'seed',
+      };
+      const size = sizes[i] as string;
+      const found = `Things named ${name}, size ${size}: 2 found\n[Back]`;
+      const steps: Array<[string, string, number?, boolean?]> = [
+        [`set[name=${name}]`, form(name, '(not set)')],
+        ['click[Help]', help],
+        ['click[Back]', form(name, '(not set)')],
+      ];
+      // Half the episodes press Go too early first.
+      if (i % 2 === 0) steps.push(['click[Go]', form(name, '(not set)', true)]);
+      steps.push(
+        [`set[size=${size}]`, form(name, size, i % 2 === 0)],
+        ['click[Go]', found],
+        ['click[Back]', form(name, size)],
+        ['click[Go]', found, 1, true],
+      );
+      return episode(task, form('(not set)', '(not set)'), steps);
+    });
+    const model = new GenericExperienceModel(GenericKnowledge.fromTrajectories(episodes));
+    const task: Task = {
+      id: 'form/new',
+      env: 'form',
+      instruction: 'Find the ivory things of size thin.',
+      origin: 'seed',
+    };
+    const go = async (text: string) =>
+      (
+        await model.predict({
+          task,
+          history: [
+            {
+              action: 'set[name=ivory]',
+              observation: { text, instruction: task.instruction },
+              reward: 0,
+              terminated: false,
+              truncated: false,
+            },
+          ],
+          state: { text, instruction: task.instruction },
+          action: 'click[Go]',
+          demonstrations: [],
+        })
+      ).nextState.text;
+    expect(await go(form('ivory', '(not set)'))).toContain('! Missing: size');
+    expect(await go(form('ivory', 'thin'))).toMatch(/^Things named ivory, size thin/);
+  });
+});

@@ -106,18 +106,23 @@ export function changesFrame(
 const MAX_CANDIDATES = 400;
 /** Similar tasks whose successes profile how a task is done. */
 const SIMILAR_TASKS = 10;
+/** Real steps of one action kind (see `comparable`) needed to weigh features among them alone. */
+const MIN_KIND_STEPS = 10;
 
 /** What the model learnt; rebuilt whenever episodes were added since. */
 interface Learnt {
   grammar: ActionGrammar;
   admissible: AdmissibleRules;
   byTemplate: Map<string, RealStep[]>;
+  /** Template and values up to digits (`press[Go]`, `fetch[x-9]`) → a sample of steps. */
+  byKind: Map<string, RealStep[]>;
   stats: Map<string, TemplateStats>;
   exact: Map<string, RealStep>;
   outcome: OutcomeModel;
   weights: Map<string, Map<string, number>>;
   features: WeakMap<RealStep, Set<string>>;
-  totals: WeakMap<RealStep, number>;
+  /** Weights' key (a template or a kind) → each step's summed feature weight under them. */
+  totals: Map<string, WeakMap<RealStep, number>>;
   /** Each episode's instruction as content and phrasing words. */
   taskSets: TaskSets[];
   /** Template → the roles its values played in the real successes it ended. */
@@ -250,28 +255,49 @@ export class GenericKnowledge {
     return outcomeLabel(step, this.taskWords, this.ready().grammar);
   }
 
-  /** The summed weight of a real step's context features under its template's weights. */
-  totalWeight(step: RealStep, template: string): number {
+  /**
+   * The real steps to compose `action`'s answer from, and the key their feature weights are
+   * learnt under (see `weights`): the steps of its kind, the same template with the same values
+   * up to digits (the same button: `press[Go]`, not every press), where there are enough of
+   * them and their outcomes differ, so that what decides this kind's outcome (a form field left
+   * unset) is weighed among its own steps, not drowned by what tells one page's presses from
+   * another's; else the template's.
+   */
+  comparable(action: string): { key: string; steps: readonly RealStep[] } {
     const learnt = this.ready();
-    const known = learnt.totals.get(step);
+    const key = kindOf(learnt.grammar, action);
+    const steps = learnt.byKind.get(key) ?? [];
+    if (steps.length >= MIN_KIND_STEPS && new Set(steps.map((s) => this.outcomeOf(s))).size > 1)
+      return { key, steps };
+    const { template } = learnt.grammar.parse(action);
+    return { key: template, steps: this.candidates(template) };
+  }
+
+  /** The summed weight of a real step's context features under the weights of `key`. */
+  totalWeight(step: RealStep, key: string): number {
+    const learnt = this.ready();
+    const totals = learnt.totals.get(key) ?? new WeakMap<RealStep, number>();
+    learnt.totals.set(key, totals);
+    const known = totals.get(step);
     if (known !== undefined) return known;
-    const total = totalWeight(this.features(step), this.weights(template));
-    learnt.totals.set(step, total);
+    const total = totalWeight(this.features(step), this.weights(key));
+    totals.set(step, total);
     return total;
   }
 
-  /** How much each context feature told about the outcome of `template`'s real steps. */
-  weights(template: string): Map<string, number> {
+  /**
+   * How much each context feature told about the outcome of the real steps of `key`: a template,
+   * or a kind of action (see `comparable`).
+   */
+  weights(key: string): Map<string, number> {
     const learnt = this.ready();
-    const known = learnt.weights.get(template);
+    const known = learnt.weights.get(key);
     if (known) return known;
+    const steps = learnt.byTemplate.get(key) ?? learnt.byKind.get(key) ?? [];
     const weights = informationGain(
-      this.candidates(template).map((step) => ({
-        features: this.features(step),
-        label: this.outcomeOf(step),
-      })),
+      steps.map((step) => ({ features: this.features(step), label: this.outcomeOf(step) })),
     );
-    learnt.weights.set(template, weights);
+    learnt.weights.set(key, weights);
     return weights;
   }
 
@@ -350,6 +376,13 @@ export class GenericKnowledge {
     const byTemplate = new Map(
       [...all].map(([template, steps]) => [template, sampleOf(steps)] as const),
     );
+    const kinds = new Map<string, RealStep[]>();
+    for (const steps of all.values())
+      for (const step of steps) {
+        const key = kindOf(grammar, step.episode.view.actions[step.t] as string);
+        kinds.set(key, [...(kinds.get(key) ?? []), step]);
+      }
+    const byKind = new Map([...kinds].map(([key, steps]) => [key, sampleOf(steps)] as const));
     const admissible = AdmissibleRules.learn(
       grammar,
       this.episodes.map((e) => ({
@@ -366,12 +399,13 @@ export class GenericKnowledge {
       grammar,
       admissible,
       byTemplate,
+      byKind,
       stats,
       exact,
       outcome: OutcomeModel.fit([]),
       weights: new Map(),
       features: new WeakMap(),
-      totals: new WeakMap(),
+      totals: new Map(),
       taskSets: this.episodes.map((e) => this.taskSets(e.trajectory.task.instruction)),
       similar: new Map(),
       endings: successEndings(this.episodes, grammar),
@@ -579,6 +613,12 @@ function exactKey(task: Task, state: string, action: string): string {
   return `${task.id}\u0000${task.instruction}\u0000${state}\u0000${action}`;
 }
 
+/** An action's kind: its template and its values up to digits (`press[Go]`, `fetch[x-9]`). */
+function kindOf(grammar: ActionGrammar, action: string): string {
+  const { template, values } = grammar.parse(action);
+  return `${template}\u0000${values.map(maskDigits).join('\u0001')}`;
+}
+
 /** A fixed sample of at most {@link MAX_CANDIDATES} steps, the same whatever order they came in. */
 function sampleOf(steps: readonly RealStep[]): RealStep[] {
   if (steps.length <= MAX_CANDIDATES) return [...steps];
@@ -607,9 +647,15 @@ function outcomeLabel(
       .parse(step?.action ?? '')
       .values.flatMap((v) => tokenize(v).map((token) => token.text.toLowerCase())),
   );
+  // The action's values and the task's own words masked: "stays in <t>", whichever town the
+  // task names, is one outcome, and "find a stay !" (the form refused) another.
+  const taskOwn = new Set(taskWords.of(episode.view.instruction));
   const head = tokenize(after)
     .slice(0, 4)
-    .map((token) => (valueWords.has(token.text.toLowerCase()) ? '<v>' : maskDigits(token.text)))
+    .map((token) => {
+      const word = token.text.toLowerCase();
+      return valueWords.has(word) ? '<v>' : taskOwn.has(word) ? '<t>' : maskDigits(token.text);
+    })
     .join(' ');
   const known = new Set(wordsOf(`${before}\n${step?.action ?? ''}`));
   const found = new Set(wordsOf(after));

@@ -62,15 +62,21 @@ export function isIdLike(token: string): boolean {
  * with one key play one part on a page (a field, a list, a header) whatever their values.
  */
 export function lineKey(line: string): string {
+  return lineParts(line).key;
+}
+
+/** A line's key (see `lineKey`) and the tokens after it: what the field, list or header holds. */
+export function lineParts(line: string): { key: string; rest: readonly Token[] } {
+  const tokens = tokenize(line);
   const key: string[] = [];
   let words = 0;
-  for (const t of tokenize(line)) {
+  for (const t of tokens) {
     key.push(maskDigits(t.text));
     if (t.word) words++;
     else if (words > 0) break;
     if (words >= 2) break;
   }
-  return key.join(' ');
+  return { key: key.join(' '), rest: tokens.slice(key.length) };
 }
 
 /**
