@@ -33,6 +33,8 @@ const MIN_REPEATS = 3;
 const LIKENESS_WEIGHT = 0.5;
 /** Tasks most like this one whose real steps are preferred, a little, to compose from. */
 const SIMILAR_TASKS = 20;
+/** Features weighing at least this share of the heaviest decide first (see `agreeing`). */
+const DECISIVE_SHARE = 0.5;
 /** Initial states remembered (by task id) to complete the episodes of later predictions. */
 const MAX_STARTS = 10_000;
 
@@ -307,7 +309,10 @@ export class GenericExperienceModel implements ExperienceModel {
     let bestScore = Number.NEGATIVE_INFINITY;
     let own: RealStep | undefined;
     let ownScore = Number.NEGATIVE_INFINITY;
-    for (const candidate of place ? [] : comparable.steps) {
+    const pool = place
+      ? []
+      : agreeing(comparable.steps, ours, weights, (step) => knowledge.features(step));
+    for (const candidate of pool) {
       const score =
         weightedAgreement(ours, knowledge.features(candidate), weights, {
           ours: ourTotal,
@@ -426,6 +431,42 @@ export class GenericExperienceModel implements ExperienceModel {
       ...(unvouched.length > 0 && { judged: false }),
     };
   }
+}
+
+/**
+ * The steps that agree with ours on the decisive features, the heaviest first (those weighing at
+ * least {@link DECISIVE_SHARE} of the heaviest): each narrows the steps to those that have it
+ * where we have it and lack it where we lack it, unless none would be left. A decision-tree walk
+ * before the weighted vote: that the task's place is named where one stands (or is not) decides
+ * whether dropping a thing ends the episode, however many other features a step that ended shares.
+ */
+function agreeing(
+  steps: readonly RealStep[],
+  ours: ReadonlySet<string>,
+  weights: ReadonlyMap<string, number>,
+  featuresOf: (step: RealStep) => ReadonlySet<string>,
+): readonly RealStep[] {
+  let heaviest = 0;
+  for (const w of weights.values()) heaviest = Math.max(heaviest, w);
+  const decisive = [...weights]
+    .filter(([, w]) => w >= DECISIVE_SHARE * heaviest)
+    .sort((a, b) => b[1] - a[1]);
+  const family = (feature: string) => feature.slice(0, feature.indexOf(':') + 1);
+  const families = new Map<string, string[]>();
+  for (const f of ours) families.set(family(f), [...(families.get(family(f)) ?? []), f]);
+  let pool = steps;
+  for (const [feature] of decisive) {
+    const has = ours.has(feature);
+    // Lacking a feature tells only where we have another of its family that such steps show
+    // (`li:exits :` for `li:you are`); a previous action none of them followed tells nothing.
+    if (!has) {
+      const mine = families.get(family(feature)) ?? [];
+      if (!pool.some((step) => mine.some((f) => featuresOf(step).has(f)))) continue;
+    }
+    const kept = pool.filter((step) => featuresOf(step).has(feature) === has);
+    if (kept.length > 0) pool = kept;
+  }
+  return pool;
 }
 
 /** True when real episodes repeating the template's actions from other states got the same answers. */
