@@ -194,3 +194,70 @@ describe('GenericExperienceModel, a form', () => {
     expect(await go(form('ivory', 'thin'))).toMatch(/^Things named ivory, size thin/);
   });
 });
+
+describe('GenericExperienceModel, the decisive features', () => {
+  it('does not end an episode where the one feature that decided endings says no', async () => {
+    // Most real drops ended their episodes, in the room each task named; two did not, elsewhere.
+    // Dropping a thing in a room the task does not name must not end this episode, however much
+    // else (what one carries, the way there) it shares with the drops that ended.
+    const rooms = ['den', 'loft', 'hall', 'study', 'attic', 'cellar', 'pantry', 'porch'];
+    const things = ['lamp', 'vase', 'bell', 'book', 'cup', 'pen', 'hat', 'rug'];
+    const page = (room: string, carry: string) =>
+      `You are in the ${room}.\nExits: north, south.\nYou carry ${carry}.`;
+    const episodes = rooms.map((goal, i) => {
+      const thing = things[i % things.length] as string;
+      const task: Task = {
+        id: `drop/${i}`,
+        env: 'drop',
+        instruction: `Leave the ${thing} in the ${goal}.`,
+        origin: 'seed',
+      };
+      const start = rooms[(i + 1) % rooms.length] as string;
+      const way = rooms[(i + 2) % rooms.length] as string;
+      // Most carry a key too, as this episode does; the two that put their thing down on the way
+      // (and took it up again) carry none, nor do two of those that ended.
+      const keyed = i >= 4;
+      const carry = (held: boolean) =>
+        [keyed ? 'a key' : '', held ? `a ${thing}` : ''].filter(Boolean).join(' and ') || 'nothing';
+      const steps: Array<[string, string, number?, boolean?]> = [];
+      if (i < 2)
+        steps.push(
+          ['go north', `You go north.\n${page(way, carry(true))}`],
+          [`drop ${thing}`, `You drop the ${thing}.\n${page(way, carry(false))}`],
+          [`take ${thing}`, `You take the ${thing}.\n${page(way, carry(true))}`],
+        );
+      steps.push(
+        ['go north', `You go north.\n${page(goal, carry(true))}`],
+        [`drop ${thing}`, `You drop the ${thing}.\n${page(goal, carry(false))}`, 1, true],
+      );
+      return episode(task, page(start, carry(true)), steps);
+    });
+    const model = new GenericExperienceModel(GenericKnowledge.fromTrajectories(episodes));
+    const task: Task = {
+      id: 'drop/new',
+      env: 'drop',
+      instruction: 'Leave the lamp in the garden.',
+      origin: 'seed',
+    };
+    const drop = async (room: string) => {
+      const text = `You go north.\n${page(room, 'a key and a lamp')}`;
+      return model.predict({
+        task,
+        history: [
+          {
+            action: 'go north',
+            observation: { text, instruction: task.instruction },
+            reward: 0,
+            terminated: false,
+            truncated: false,
+          },
+        ],
+        state: { text, instruction: task.instruction },
+        action: 'drop lamp',
+        demonstrations: [],
+      });
+    };
+    expect((await drop('loft')).terminated).toBe(false);
+    expect((await drop('garden')).terminated).toBe(true);
+  });
+});
