@@ -119,11 +119,22 @@ export class GenericExperienceModel implements ExperienceModel {
     const exact = knowledge.exact(task, state.text, action);
     if (exact) {
       const real = exact.episode.trajectory.steps[exact.t] as Step;
+      const replayed = `this task's real episode ${exact.episode.trajectory.id} took "${action}" from this very state (step ${exact.t + 1}): replayed`;
+      // The same page reached another way (through a page composed from another task) is not
+      // the same world: a success there is vouched for only if the way here is this task's.
+      const unvouched =
+        real.terminated && real.reward > 0
+          ? this.unvouched(task, view, now, action, stats as TemplateStats)
+          : [];
       return {
-        reasoning: `this task's real episode ${exact.episode.trajectory.id} took "${action}" from this very state (step ${exact.t + 1}): replayed.`,
+        reasoning:
+          unvouched.length > 0
+            ? `${replayed}, but the way here passed where no real episode of this task stood ("${clip(unvouched[0] as string)}"): unjudged, scored a failure and left out of training.`
+            : `${replayed}.`,
         nextState: { ...copyObservation(real.observation), instruction: task.instruction },
-        reward: real.reward,
+        reward: unvouched.length > 0 ? (stats as TemplateStats).failureReward : real.reward,
         terminated: real.terminated,
+        ...(unvouched.length > 0 && { judged: false }),
       };
     }
     return this.compose(task, view, now, action, candidates, stats as TemplateStats);
@@ -230,10 +241,11 @@ export class GenericExperienceModel implements ExperienceModel {
    * What an ending rests on that no real episode of this very task showed: an ending in a world
    * the buffer does not vouch for, which is not scored a success. Where pages have a frame the
    * ending's template keeps (a place, its exits), those lines of every state of the episode (the
-   * way there, too); where they have none (a JSON answer, a form), the state's lines (the page it
-   * confirms) and the line each of the action's values was last shown in (the record it answers
-   * about), when the episode showed it. A task with no real episode in the buffer vouches for
-   * nothing.
+   * way there, too); where they have none (a JSON answer, a form), the lines of every state of
+   * the episode (the page it confirms and the pages before it) and the line each of the action's
+   * values was last shown in (the record it answers about), when the episode showed it. A task
+   * with no real episode in the buffer vouches for nothing. Exact replays of this task's real
+   * endings are held to it too: the same page reached another way is not the same world.
    */
   private unvouched(
     task: Task,
@@ -258,7 +270,12 @@ export class GenericExperienceModel implements ExperienceModel {
         }
       return out;
     }
-    for (const line of state.split('\n')) if (line.trim() && !seen.has(line)) out.push(line);
+    // The whole way here, as on framed pages: a page composed from another task's episode (a
+    // search's results for other dates) makes what follows it another world, however real the
+    // last page looks.
+    for (let i = 0; i <= now; i++)
+      for (const line of (view.texts[i] as string).split('\n'))
+        if (line.trim() && !seen.has(line)) out.push(line);
     for (const value of this.knowledge.grammar.parse(action).values) {
       const at = view.lastShowing(value, now);
       if (at === undefined) continue;
