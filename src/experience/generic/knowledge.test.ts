@@ -261,3 +261,53 @@ describe('GenericExperienceModel, the decisive features', () => {
     expect((await drop('garden')).terminated).toBe(true);
   });
 });
+
+describe('GenericExperienceModel, an ending vouched for by the way there', () => {
+  it("scores a replayed real success only when every page on the way was this task's", async () => {
+    const form = (town: string, nights: string) =>
+      `Find a room\ntown: ${town}\nnights: ${nights}\n[Search]`;
+    const rooms = (nights: string, price: string) =>
+      `Rooms in Oxby, ${nights} nights:\n[R-1] Elm · ${price}\n[Back]`;
+    const room = 'Elm (R-1), 2 nights: $80\n[Book]';
+    const task: Task = {
+      id: 'book/0',
+      env: 'book',
+      instruction: 'Book the cheapest room in Oxby for 2 nights.',
+      origin: 'seed',
+    };
+    const real = episode(task, form('(not set)', '(not set)'), [
+      ['set[town=Oxby]', form('Oxby', '(not set)')],
+      ['set[nights=2]', form('Oxby', '2')],
+      ['click[Search]', rooms('2', '$80')],
+      ['click[R-1]', room],
+      ['click[Book]', 'Booked.', 1, true],
+    ]);
+    const model = new GenericExperienceModel(GenericKnowledge.fromTrajectories([real]));
+    const step = (action: string, text: string): Step => ({
+      action,
+      observation: { text, instruction: task.instruction },
+      reward: 0,
+      terminated: false,
+      truncated: false,
+    });
+    const book = (shown: string) =>
+      model.predict({
+        task,
+        history: [
+          step('set[town=Oxby]', form('Oxby', '(not set)')),
+          step('set[nights=2]', form('Oxby', '2')),
+          step('click[Search]', shown),
+          step('click[R-1]', room),
+        ],
+        state: { text: room, instruction: task.instruction },
+        action: 'click[Book]',
+        demonstrations: [],
+      });
+    const theWay = await book(rooms('2', '$80'));
+    expect([theWay.reward, theWay.terminated, theWay.judged]).toEqual([1, true, undefined]);
+    // The same last page, reached through results this task's episode never showed.
+    const elsewhere = await book(rooms('3', '$120'));
+    expect([elsewhere.reward, elsewhere.terminated, elsewhere.judged]).toEqual([0, true, false]);
+    expect(elsewhere.reasoning).toContain('the way here passed where no real episode');
+  });
+});
