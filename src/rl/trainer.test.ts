@@ -19,6 +19,13 @@ runEnvConformance(
 
 const tasks = PickBanditEnv.tasks(30);
 const makeEnv = () => new PickBanditEnv();
+/** A policy's saved weights, as text: equal texts are bit-identical weights. */
+async function weights(policy: ChoicePolicy): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'dg-w-'));
+  await policy.save(dir);
+  return readFileSync(join(dir, 'policy.json'), 'utf8');
+}
+
 const small = {
   iterations: 12,
   tasksPerIteration: 10,
@@ -169,11 +176,6 @@ describe('trainer', () => {
       return env;
     };
     const config = { ...small, algo: 'grpo' as const, iterations: 3, entropyCoef: 0 };
-    const weights = async (policy: ChoicePolicy) => {
-      const dir = mkdtempSync(join(tmpdir(), 'dg-w-'));
-      await policy.save(dir);
-      return readFileSync(join(dir, 'policy.json'), 'utf8');
-    };
     const untouched = await weights(new ChoicePolicy({ seed: 1 }));
 
     const left = new ChoicePolicy({ seed: 1 });
@@ -204,11 +206,6 @@ describe('trainer', () => {
       return env;
     };
     const config = { ...small, algo: 'grpo' as const, iterations: 2, entropyCoef: 0.01 };
-    const weights = async (policy: ChoicePolicy) => {
-      const dir = mkdtempSync(join(tmpdir(), 'dg-w-'));
-      await policy.save(dir);
-      return readFileSync(join(dir, 'policy.json'), 'utf8');
-    };
     const untouched = await weights(new ChoicePolicy({ seed: 1 }));
 
     const dropped = new ChoicePolicy({ seed: 1 });
