@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { acrossSeeds, formatRate, mcnemarExact, meanInterval, wilson } from './stats.ts';
+import {
+  acrossSeeds,
+  formatRate,
+  mcnemarExact,
+  meanInterval,
+  pairedAcrossSeeds,
+  wilson,
+} from './stats.ts';
 
 describe('confidence intervals', () => {
   it('Wilson interval matches a textbook value and stays inside [0, 1]', () => {
@@ -29,6 +36,17 @@ describe('interval across seeds', () => {
     expect(e.high - e.mean).toBeCloseTo((0.1 * 4.303) / Math.sqrt(3), 6);
     expect(acrossSeeds([0.95, 1, 1]).high).toBe(1);
     expect(acrossSeeds([0.4])).toEqual({ mean: 0.4, low: 0.4, high: 0.4, n: 1 });
+  });
+
+  it('pairs two methods seed by seed: the t interval of the differences, not clipped', () => {
+    // Differences −0.1, 0, +0.4: mean 0.1, sd √0.07, t(2) = 4.303.
+    const e = pairedAcrossSeeds([0.2, 0.5, 0.9], [0.3, 0.5, 0.5]);
+    expect(e.mean).toBeCloseTo(0.1, 10);
+    expect(e.high - e.mean).toBeCloseTo((4.303 * Math.sqrt(0.07)) / Math.sqrt(3), 6);
+    expect(e.low).toBeLessThan(0);
+    // A shift shared by every seed has no spread: the interval is the shift alone.
+    expect(pairedAcrossSeeds([0.3, 0.6], [0.1, 0.4]).low).toBeCloseTo(0.2, 10);
+    expect(() => pairedAcrossSeeds([0.1], [0.1, 0.2])).toThrow(/seed by seed/);
   });
 });
 

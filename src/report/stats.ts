@@ -45,19 +45,38 @@ const T_975 = [
   2.045, 2.042,
 ];
 
+/** The mean of `values` with a 95% Student-t interval (n − 1 degrees of freedom), unclipped. */
+function tInterval(values: readonly number[]): Estimate {
+  const n = values.length;
+  if (n === 0) return { mean: 0, low: 0, high: 0, n };
+  const mean = values.reduce((s, x) => s + x, 0) / n;
+  if (n === 1) return { mean, low: mean, high: mean, n };
+  const sd = Math.sqrt(values.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
+  const half = ((T_975[n - 2] ?? 1.96) * sd) / Math.sqrt(n);
+  return { mean, low: mean - half, high: mean + half, n };
+}
+
 /**
  * The mean of per-seed rates with a 95% Student-t interval across seeds (clipped to [0, 1]): the
  * spread from training itself, which per-seed intervals over test episodes do not show. With one
  * seed the interval is that seed's value alone.
  */
 export function acrossSeeds(rates: readonly number[]): Estimate {
-  const n = rates.length;
-  if (n === 0) return { mean: 0, low: 0, high: 0, n };
-  const mean = rates.reduce((s, x) => s + x, 0) / n;
-  if (n === 1) return { mean, low: mean, high: mean, n };
-  const sd = Math.sqrt(rates.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
-  const half = ((T_975[n - 2] ?? 1.96) * sd) / Math.sqrt(n);
-  return { mean, low: Math.max(0, mean - half), high: Math.min(1, mean + half), n };
+  const e = tInterval(rates);
+  return { ...e, low: Math.max(0, e.low), high: Math.min(1, e.high) };
+}
+
+/**
+ * The mean per-seed difference `a[i] − b[i]` of two methods run on the same seeds, with a 95%
+ * Student-t interval across seeds (the paired interval: each seed's shared data and tasks cancel).
+ */
+export function pairedAcrossSeeds(a: readonly number[], b: readonly number[]): Estimate {
+  if (a.length !== b.length) {
+    throw new RangeError(
+      `paired seeds: ${a.length} values against ${b.length}; pair them seed by seed`,
+    );
+  }
+  return tInterval(a.map((x, i) => x - (b[i] as number)));
 }
 
 /**

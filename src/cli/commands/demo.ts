@@ -7,8 +7,10 @@ import { checkMode } from '../../curriculum/selection.ts';
 import { SqliteTaskPool } from '../../curriculum/sqlite-task-pool.ts';
 import { runDemo } from '../../pipeline/demo.ts';
 import { costTable, demoTable, writeDemoReport } from '../../pipeline/demo-report.ts';
-import { runWebDemo } from '../../pipeline/web-demo.ts';
+import { runWebDemo, type WebDemoOptions } from '../../pipeline/web-demo.ts';
 import { webDemoReport, writeWebDemoReport } from '../../pipeline/web-demo-report.ts';
+import { runWebDemoSeeds } from '../../pipeline/web-demo-seeds.ts';
+import { webSeedsReport, writeWebSeedsReport } from '../../pipeline/web-seeds-report.ts';
 import { hasExpert } from '../../policy/registry.ts';
 import {
   EXPERIENCE_HELP,
@@ -35,7 +37,6 @@ const WEB_DEFAULTS = { offline: 100, iterations: 12, eval: 60, maxSteps: 12 };
 const WEBSHOP_ONLY = [
   'budget',
   'smallBudget',
-  'seeds',
   'realStepSeconds',
   'realStepCost',
   'full',
@@ -97,7 +98,12 @@ export function demoCommand(program: Command): void {
       'real steps of S2R and of the same-budget real GRPO row (default B/10)',
       intOption(1),
     )
-    .option('--seeds <n>', 'run every row on N seeds; report a CI across seeds', intOption(1), 1)
+    .option(
+      '--seeds <n>',
+      'run every row on N seeds (web: one after another, each with its own demonstrations); report a CI across seeds',
+      intOption(1),
+      1,
+    )
     .option(
       '--dpo-beta <b>',
       "the DPO row's β: how far DPO may move from the BC policy it starts from (default 1; 0.1, an LLM's usual, breaks the choice policy)",
@@ -148,10 +154,10 @@ export function demoCommand(program: Command): void {
         const ignored = flagsGiven(command, WEBSHOP_ONLY);
         if (ignored.length > 0) {
           throw new ConfigError(
-            `demo --env ${o.env} does not use ${ignored.join(', ')} (the web table trains in the synthetic env only and has one seed a run); drop ${ignored.length > 1 ? 'them' : 'it'}, and for seeds run --seed 0, --seed 1, … one after another.`,
+            `demo --env ${o.env} does not use ${ignored.join(', ')} (the web table has no real-env budget: DreamGym trains in the synthetic env only); drop ${ignored.length > 1 ? 'them' : 'it'}.`,
           );
         }
-        const result = await runWebDemo({
+        const options: WebDemoOptions = {
           sites: o.env === 'web' ? ['web:forum', 'web:store'] : [o.env],
           seed: o.seed,
           experience: o.experience,
@@ -169,10 +175,19 @@ export function demoCommand(program: Command): void {
           maxEpisodeSteps: WEB_DEFAULTS.maxSteps,
           outDir: root,
           onProgress: progress('web'),
-        });
-        const report = await writeWebDemoReport(result, root);
-        console.log(`\n${webDemoReport(result)}`);
-        console.log(`report: ${report}\nresults: ${join(root, 'results.json')}`);
+        };
+        if (o.seeds > 1) {
+          const result = await runWebDemoSeeds(options, o.seeds);
+          const report = await writeWebSeedsReport(result, root);
+          console.log(`\n${webSeedsReport(result)}`);
+          console.log(`report: ${report} (each seed's in seed-<n>/)`);
+        } else {
+          const result = await runWebDemo(options);
+          const report = await writeWebDemoReport(result, root);
+          console.log(`\n${webDemoReport(result)}`);
+          console.log(`report: ${report}`);
+        }
+        console.log(`results: ${join(root, 'results.json')}`);
         console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
         return;
       }
