@@ -21,7 +21,6 @@ import {
 } from './knowledge.ts';
 import { nextActions } from './next-actions.ts';
 import { endingOf, outcomeFeatures } from './outcome-features.ts';
-import { offTheRealWay } from './real-way.ts';
 import { backTo, leadsBack, type NamedState, namedEarlierState } from './revisit.ts';
 import { containsValue, lineOverlap, linesByKey, substitute } from './text.ts';
 import { type EpisodeStep, instructionMapping, valueMapping } from './value-mapping.ts';
@@ -242,8 +241,7 @@ export class GenericExperienceModel implements ExperienceModel {
    * What an ending rests on that no real episode of this very task showed: an ending in a world
    * the buffer does not vouch for, which is not scored a success. Where pages have a frame the
    * ending's template keeps (a place, its exits), those lines of every state of the episode (the
-   * way there, too), and every step of the way not one this task's real episodes took (see
-   * `offTheRealWay`); where they have none (a JSON answer, a form), the lines of every state of
+   * way there, too); where they have none (a JSON answer, a form), the lines of every state of
    * the episode (the page it confirms and the pages before it) and the line each of the action's
    * values was last shown in (the record it answers about), when the episode showed it. A task
    * with no real episode in the buffer vouches for nothing. Exact replays of this task's real
@@ -270,15 +268,6 @@ export class GenericExperienceModel implements ExperienceModel {
           if (!this.knowledge.isFrame(key) || !keepsLines(stats, key)) continue;
           for (const line of lines.split('\n')) if (!seen.has(line)) out.push(line);
         }
-      // And every step of it one this world took: pages of lines it showed can still be joined
-      // in a way it has not (a drop that left the thing in one's hands).
-      out.push(
-        ...offTheRealWay(task, view, now, {
-          isFrame: (key) => this.knowledge.isFrame(key),
-          inWorld: (t, a) => this.knowledge.inWorld(t, a),
-          statsOf: (a) => this.knowledge.stats(this.knowledge.grammar.parse(a).template),
-        }),
-      );
       return out;
     }
     // The whole way here, as on framed pages: a page composed from another task's episode (a
