@@ -9,7 +9,7 @@ import type { TaskOutcome, WebDemoResult, WebDemoRow } from './web-demo.ts';
 const BASELINE = /^BC\b/;
 
 /** `12/70 (17%)`, or `–` when no task is of the kind. */
-function share(outcomes: readonly TaskOutcome[]): string {
+export function share(outcomes: readonly TaskOutcome[]): string {
   if (outcomes.length === 0) return '–';
   const solved = outcomes.filter((o) => o.reward >= 1).length;
   return `${solved}/${outcomes.length} (${((100 * solved) / outcomes.length).toFixed(0)}%)`;

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { WEB_TASK_KINDS } from '../envs/web/webarena/task-kind.ts';
 import { formatPaperFigure, PAPER_CITATION, paperFigureFor } from '../report/paper-reference.ts';
 import { acrossSeeds, formatRate, mcnemarExact, pairedAcrossSeeds } from '../report/stats.ts';
-import type { TaskOutcome, WebDemoRow } from './web-demo.ts';
-import { pairedWithBaseline } from './web-demo-report.ts';
+import type { WebDemoRow } from './web-demo.ts';
+import { pairedWithBaseline, share } from './web-demo-report.ts';
 import type { WebSeedsResult } from './web-demo-seeds.ts';
 
 /** The paper's headline bar: DreamGym over the best baseline where real RL is infeasible. */
@@ -82,13 +82,6 @@ export function headlineComparison(result: WebSeedsResult): string[] {
     }
   }
   return lines;
-}
-
-/** `12/70 (17%)` pooled over seeds, or `–` when no task is of the kind. */
-function share(outcomes: readonly TaskOutcome[]): string {
-  if (outcomes.length === 0) return '–';
-  const solved = outcomes.filter((o) => o.reward >= 1).length;
-  return `${solved}/${outcomes.length} (${((100 * solved) / outcomes.length).toFixed(0)}%)`;
 }
 
 /**
