@@ -5,6 +5,9 @@ import { formatPaperFigure, PAPER_CITATION, paperFigureFor } from '../report/pap
 import { formatRate, mcnemarExact } from '../report/stats.ts';
 import type { TaskOutcome, WebDemoResult, WebDemoRow } from './web-demo.ts';
 
+/** A row's method without its parenthesis (`DreamGym GRPO`, `real RL, if it were possible`). */
+export const methodKey = (method: string): string => method.split(' (')[0] as string;
+
 /** The row every trained row is compared with, task by task. */
 const BASELINE = /^BC\b/;
 
@@ -56,7 +59,7 @@ export function webDemoReport(result: WebDemoResult): string {
       ? `+${paired.better} / −${paired.worse} (p = ${paired.p < 0.001 ? '< 0.001' : paired.p.toFixed(3)})`
       : '–';
     const cells = kinds.map((k) => share(r.outcomes.filter((o) => o.kind === k)));
-    return `| ${r.site} | ${r.method.split(' (')[0]} | ${cells.join(' | ')} | ${versus} |`;
+    return `| ${r.site} | ${methodKey(r.method)} | ${cells.join(' | ')} | ${versus} |`;
   });
   const lines = [
     '| site | method | held-out success [95% CI] | paper, Table 1 | mean reward | real interactions (training) | synthetic interactions | training time |',

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { wilson } from '../report/stats.ts';
 import type { TaskOutcome, WebDemoResult, WebDemoRow } from './web-demo.ts';
+import { methodKey } from './web-demo-report.ts';
 import type { WebSeedsResult } from './web-demo-seeds.ts';
-import { headlineComparison, methodKey, webSeedsReport } from './web-seeds-report.ts';
+import { headlineComparison, webSeedsReport } from './web-seeds-report.ts';
 
 const TASKS = 10;
 const kindOf = (i: number): TaskOutcome['kind'] => (i < 5 ? 'information' : 'change');
@@ -82,5 +83,18 @@ describe('the web table across seeds', () => {
     expect(line).toBe(
       '| web:store | DreamGym GRPO | DPO | 35.0% vs 30.0% | 1.17× | 1.33×, 1.00× | +5.0 [−58.5, +68.5] | +2 / −1 (1.000) | no |',
     );
+  });
+
+  it("keeps a row a seed lacks in its seed's column, and out of the comparison", () => {
+    const [first, second] = result.runs as [WebDemoResult, WebDemoResult];
+    const gap: WebSeedsResult = {
+      seeds: [0, 1],
+      runs: [{ ...first, rows: first.rows.filter((r) => !r.method.startsWith('real RL')) }, second],
+    };
+    expect(webSeedsReport(gap)).toContain(
+      '| web:store | real RL, if it were possible | – | 30.0% |',
+    );
+    // Real RL (30% on seed 1 only) is no baseline here; DPO (30%) is the best one.
+    expect(headlineComparison(gap)[2]).toContain('| DreamGym GRPO | DPO | 35.0% vs 30.0% |');
   });
 });

@@ -4,42 +4,47 @@ import { WEB_TASK_KINDS } from '../envs/web/webarena/task-kind.ts';
 import { formatPaperFigure, PAPER_CITATION, paperFigureFor } from '../report/paper-reference.ts';
 import { acrossSeeds, formatRate, mcnemarExact, pairedAcrossSeeds } from '../report/stats.ts';
 import type { WebDemoRow } from './web-demo.ts';
-import { pairedWithBaseline, share } from './web-demo-report.ts';
+import { methodKey, pairedWithBaseline, share } from './web-demo-report.ts';
 import type { WebSeedsResult } from './web-demo-seeds.ts';
 
 /** The paper's headline bar: DreamGym over the best baseline where real RL is infeasible. */
 export const WEB_HEADLINE_RATIO = 1.3;
 
-/** A row's method without its parenthesis (`DreamGym GRPO`, `real RL, if it were possible`). */
-export const methodKey = (method: string): string => method.split(' (')[0] as string;
-
 /** The baselines DreamGym is held against: offline (BC, DPO) and real-env RL at the same wall time. */
 const BASELINES = ['BC', 'DPO', 'real RL, if it were possible'];
 
-/** One method of one site over every seed (rows in seed order; a seed without the row is absent). */
+/** One method of one site over every seed. */
 interface MethodSeeds {
   site: string;
   key: string;
   /** The first seed's full method name (the real-RL row's budget differs by seed). */
   method: string;
-  rows: WebDemoRow[];
-  rates: number[];
+  /** Its row in each seed's run, in seed order; undefined where that run lacks it. */
+  bySeed: Array<WebDemoRow | undefined>;
 }
 
 function methodsOf(result: WebSeedsResult): MethodSeeds[] {
   const methods = new Map<string, MethodSeeds>();
-  for (const run of result.runs) {
+  result.runs.forEach((run, i) => {
     for (const row of run.rows) {
       const key = methodKey(row.method);
       const id = `${row.site}\u0000${key}`;
-      const m = methods.get(id) ?? { site: row.site, key, method: row.method, rows: [], rates: [] };
-      m.rows.push(row);
-      m.rates.push(row.success.mean);
+      const m = methods.get(id) ?? {
+        site: row.site,
+        key,
+        method: row.method,
+        bySeed: result.runs.map(() => undefined),
+      };
+      m.bySeed[i] = row;
       methods.set(id, m);
     }
-  }
+  });
   return [...methods.values()];
 }
+
+/** The seeds' success rates, of the seeds that have the row. */
+const ratesOf = (m: MethodSeeds): number[] =>
+  m.bySeed.flatMap((row) => (row ? [row.success.mean] : []));
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const points = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}`;
@@ -59,23 +64,25 @@ export function headlineComparison(result: WebSeedsResult): string[] {
     '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const site of sites) {
-    const ofSite = methods.filter((m) => m.site === site && m.rows.length === result.runs.length);
-    const mean = (m: MethodSeeds) => m.rates.reduce((s, x) => s + x, 0) / m.rates.length;
+    // Only methods every seed has: the comparison pairs them seed by seed.
+    const ofSite = methods.filter((m) => m.site === site && m.bySeed.every((r) => r !== undefined));
+    const mean = (m: MethodSeeds) => ratesOf(m).reduce((s, x) => s + x, 0) / m.bySeed.length;
     const best = ofSite
       .filter((m) => BASELINES.includes(m.key))
       .sort((a, b) => mean(b) - mean(a))[0];
     if (!best) continue;
     for (const dream of ofSite.filter((m) => m.key.startsWith('DreamGym'))) {
-      const diff = pairedAcrossSeeds(dream.rates, best.rates);
+      const [ours, theirs] = [ratesOf(dream), ratesOf(best)];
+      const diff = pairedAcrossSeeds(ours, theirs);
       let better = 0;
       let worse = 0;
-      dream.rows.forEach((row, i) => {
-        const paired = pairedWithBaseline(row, best.rows[i] as WebDemoRow);
+      dream.bySeed.forEach((row, i) => {
+        const paired = pairedWithBaseline(row as WebDemoRow, best.bySeed[i] as WebDemoRow);
         better += paired?.better ?? 0;
         worse += paired?.worse ?? 0;
       });
       const p = mcnemarExact(better, worse);
-      const perSeed = dream.rates.map((r, i) => ratio(r, best.rates[i] as number)).join(', ');
+      const perSeed = ours.map((r, i) => ratio(r, theirs[i] as number)).join(', ');
       lines.push(
         `| ${site} | ${dream.key} | ${best.key} | ${pct(mean(dream))} vs ${pct(mean(best))} | ${ratio(mean(dream), mean(best))} | ${perSeed} | ${points(diff.mean)} [${points(diff.low)}, ${points(diff.high)}] | +${better} / −${worse} (${p < 0.001 ? '< 0.001' : p.toFixed(3)}) | ${mean(dream) >= WEB_HEADLINE_RATIO * mean(best) ? 'yes' : 'no'} |`,
       );
@@ -94,7 +101,7 @@ export function webSeedsReport(result: WebSeedsResult): string {
   const methods = methodsOf(result);
   const seedCols = result.seeds.map((s) => `seed ${s}`);
   const kinds = [...WEB_TASK_KINDS, 'other' as const].filter((k) =>
-    methods.some((m) => m.rows.some((r) => r.outcomes.some((o) => o.kind === k))),
+    methods.some((m) => m.bySeed.some((r) => r?.outcomes.some((o) => o.kind === k))),
   );
   const tasks = result.runs[0]?.options.evalEpisodes ?? 0;
   const lines = [
@@ -104,10 +111,10 @@ export function webSeedsReport(result: WebSeedsResult): string {
     `|---|---|${seedCols.map(() => '---|').join('')}---|---|`,
     ...methods.map((m) => {
       const cells = result.runs.map((_, i) => {
-        const row = m.rows[i];
+        const row = m.bySeed[i];
         return row ? pct(row.success.mean) : '–';
       });
-      return `| ${m.site} | ${m.key} | ${cells.join(' | ')} | ${formatRate(acrossSeeds(m.rates))} | ${formatPaperFigure(paperFigureFor(m.site, m.method))} |`;
+      return `| ${m.site} | ${m.key} | ${cells.join(' | ')} | ${formatRate(acrossSeeds(ratesOf(m)))} | ${formatPaperFigure(paperFigureFor(m.site, m.method))} |`;
     }),
     '',
     `"paper, Table 1": the success rate ${PAPER_CITATION} reports for the same method on WebArena-Lite with an LLM policy (the backbone named), for reference only. Real RL trains in the real browser with the real steps DreamGym GRPO's training time bought on the same seed (the paper's regime has no real RL; ours shows what it would give).`,
@@ -122,7 +129,7 @@ export function webSeedsReport(result: WebSeedsResult): string {
     `|---|---|${kinds.map(() => '---|').join('')}`,
     ...methods.map(
       (m) =>
-        `| ${m.site} | ${m.key} | ${kinds.map((k) => share(m.rows.flatMap((r) => r.outcomes.filter((o) => o.kind === k)))).join(' | ')} |`,
+        `| ${m.site} | ${m.key} | ${kinds.map((k) => share(m.bySeed.flatMap((r) => r?.outcomes.filter((o) => o.kind === k) ?? []))).join(' | ')} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;
