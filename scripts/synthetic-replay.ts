@@ -8,13 +8,13 @@
  * each episode's actions are replayed in the real env. Prints the synthetic successes, how many
  * the real env confirms, the false positives' share and the real successes the synthetic env
  * failed; `--show` prints each false success step by step, the synthetic page beside the real one
- * wherever they differ. The generic-rl bench's settings, seed for seed: without `--iterations`, a
+ * wherever they differ, and the model's reasoning for the synthetic one. The generic-rl bench's settings, seed for seed: without `--iterations`, a
  * probe of the experience model alone, before any RL moves the policy where the buffer has less
  * ground.
  */
 import { parseArgs } from 'node:util';
 import { initTf } from '../src/core/tf.ts';
-import { isSuccess, type Trajectory } from '../src/core/types.ts';
+import { isSuccess, type Step, type Trajectory } from '../src/core/types.ts';
 import type { Env } from '../src/envs/env.ts';
 import { type ExperienceChoice, llmFreeModel } from '../src/experience/llm-free.ts';
 import { envSetup, offlineData, syntheticFactory } from '../src/pipeline/experiment.ts';
@@ -83,12 +83,39 @@ const report = await replayInReal({
 if (values.show) {
   for (const { trajectory } of episodes.filter((e) => isSuccess(e.trajectory)))
     await showIfFalse(trajectory, real);
+  for (const { trajectory } of episodes.filter((e) => e.trajectory.steps.at(-1)?.info?.unjudged))
+    await showIfLeftOut(trajectory, real);
 }
 await real.close();
 await buffer.close();
 console.log(
   `${setup.name}, ${model.id}, seed ${seed}: ${report.syntheticSuccesses} synthetic successes of ${report.episodes}, ${report.confirmed} confirmed in the real env, false positives ${(100 * report.falsePositiveShare).toFixed(0)}%; real successes the synthetic env failed: ${report.missed}`,
 );
+
+/** The experience model's reasoning for a synthetic step. */
+function reasoningOf(step: Step): string {
+  return step.reasoning ?? String(step.info?.reasoning ?? '(none given)');
+}
+
+/** An unjudged synthetic ending that the real env, replaying its actions, scores a success. */
+async function showIfLeftOut(trajectory: Trajectory, env: Env): Promise<void> {
+  await env.reset({
+    task: trajectory.task,
+    ...(trajectory.seed !== undefined && { seed: trajectory.seed }),
+  });
+  let result: Awaited<ReturnType<Env['step']>> | undefined;
+  for (const step of trajectory.steps) {
+    result = await env.step(step.action);
+    if (result.terminated || result.truncated) break;
+  }
+  if (!result?.terminated || result.reward < 1) return;
+  const last = trajectory.steps.at(-1) as Step;
+  console.log(
+    `real success left unjudged on ${trajectory.task.id}: ${trajectory.task.instruction}`,
+  );
+  console.log(`  ${trajectory.steps.map((s) => s.action).join(' > ')}`);
+  console.log(`  why: ${reasoningOf(last)}`);
+}
 
 /** A synthetic success replayed in the real env, printed step by step when the real env denies it. */
 async function showIfFalse(trajectory: Trajectory, env: Env): Promise<void> {
@@ -107,6 +134,7 @@ async function showIfFalse(trajectory: Trajectory, env: Env): Promise<void> {
       lines.push(
         `      synthetic: ${flat(step.observation.text)}`,
         `      real:      ${flat(real.observation.text)}`,
+        `      why:       ${reasoningOf(step)}`,
       );
     confirmed = real.terminated && real.reward >= 1;
     if (real.terminated || real.truncated) break;

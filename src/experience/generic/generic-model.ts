@@ -23,6 +23,7 @@ import { nextActions } from './next-actions.ts';
 import { endingOf, outcomeFeatures } from './outcome-features.ts';
 import { backTo, leadsBack, type NamedState, namedEarlierState } from './revisit.ts';
 import { containsValue, lineOverlap, linesByKey, substitute } from './text.ts';
+import { valueFlow } from './value-flow.ts';
 import { type EpisodeStep, instructionMapping, valueMapping } from './value-mapping.ts';
 
 /** A template answers a repeated action the same way this often (or more) to be replayed. */
@@ -35,6 +36,8 @@ const LIKENESS_WEIGHT = 0.5;
 const SIMILAR_TASKS = 20;
 /** Features weighing at least this share of the heaviest decide first (see `agreeing`). */
 const DECISIVE_SHARE = 0.5;
+/** Real steps, best first, tried for a composition whose values move as real ones did. */
+const FLOW_TRIES = 5;
 /** Initial states remembered (by task id) to complete the episodes of later predictions. */
 const MAX_STARTS = 10_000;
 
@@ -124,7 +127,7 @@ export class GenericExperienceModel implements ExperienceModel {
       // the same world: a success there is vouched for only if the way here is this task's.
       const unvouched =
         real.terminated && real.reward > 0
-          ? this.unvouched(task, view, now, action, stats as TemplateStats)
+          ? this.unvouched(task, view, now, action, stats as TemplateStats, real.observation.text)
           : [];
       return {
         reasoning:
@@ -245,7 +248,10 @@ export class GenericExperienceModel implements ExperienceModel {
    * the episode (the page it confirms and the pages before it) and the line each of the action's
    * values was last shown in (the record it answers about), when the episode showed it. A task
    * with no real episode in the buffer vouches for nothing. Exact replays of this task's real
-   * endings are held to it too: the same page reached another way is not the same world.
+   * endings are held to it too: the same page reached another way is not the same world. On
+   * pages with a frame, too, every step of the way (the ending's own, to `next`, included) whose
+   * values moved as no real step of its template's did (see `value-flow.ts`): a composition the
+   * real env would not have made.
    */
   private unvouched(
     task: Task,
@@ -253,6 +259,7 @@ export class GenericExperienceModel implements ExperienceModel {
     now: number,
     action: string,
     stats: TemplateStats,
+    next: string,
   ): string[] {
     const seen = this.knowledge.worldLines(task);
     const out: string[] = [];
@@ -268,6 +275,19 @@ export class GenericExperienceModel implements ExperienceModel {
           if (!this.knowledge.isFrame(key) || !keepsLines(stats, key)) continue;
           for (const line of lines.split('\n')) if (!seen.has(line)) out.push(line);
         }
+      const texts = [...view.texts.slice(0, now + 1), next];
+      const actions = [...view.actions.slice(0, now), action];
+      actions.forEach((a, i) => {
+        const before = texts[i] as string;
+        const after = texts[i + 1] as string;
+        // An unknown start (empty), a refused step and a step that changed nothing move nothing.
+        if (before === '' || before === after || (i < now && view.invalid[i])) return;
+        const { template, values } = this.knowledge.grammar.parse(a);
+        const flows = this.knowledge.stats(template)?.flows;
+        const flow = valueFlow(before, after, values, (key) => this.knowledge.isFrame(key));
+        if (flows !== undefined && !flows.has(flow))
+          out.push(`step ${i + 1}, "${a}", moved its values as no real step of its kind did`);
+      });
       return out;
     }
     // The whole way here, as on framed pages: a page composed from another task's episode (a
@@ -301,56 +321,31 @@ export class GenericExperienceModel implements ExperienceModel {
     return named && { ...named, changes };
   }
 
-  /** The next state composed from the real step of this template that fits best. */
-  private compose(
+  /**
+   * The next text of `action` composed from the real step `best` (see `composeNext`), and
+   * whether its values moved as real steps of the template's did (`flows`).
+   */
+  private composeFrom(
     task: Task,
     view: EpisodeView,
     now: number,
     action: string,
-    candidates: readonly RealStep[],
+    best: RealStep,
     stats: TemplateStats,
-  ): ExperiencePrediction {
+    place: RealStep | undefined,
+  ): {
+    best: RealStep;
+    real: Step;
+    text: string;
+    mapping: ReadonlyMap<string, string>;
+    back: (NamedState & { changes: (key: string) => boolean }) | undefined;
+    source: EpisodeStep;
+    flows: boolean;
+  } {
     const knowledge = this.knowledge;
     const grammar = knowledge.grammar;
     const parsed = grammar.parse(action);
-    const ours = contextFeatures(view, now, action, grammar, knowledge.taskWords);
-    const comparable = knowledge.comparable(action);
-    const weights = knowledge.weights(comparable.key);
-    const ourTotal = totalWeight(ours, weights);
-    const similar = knowledge.similarEpisodes(task.instruction, SIMILAR_TASKS);
-    const likeness = new Map(similar.map((e, rank) => [e, 1 - rank / SIMILAR_TASKS]));
-    // The very task's real episode took this very action from the same place (the lines such
-    // actions change, of the page's frame, are as ours): its answer is ours, in its world as is.
-    const place = this.samePlace(task, view, now, action, stats);
-    let best: RealStep = place ?? (candidates[0] as RealStep);
-    let bestScore = Number.NEGATIVE_INFINITY;
-    let own: RealStep | undefined;
-    let ownScore = Number.NEGATIVE_INFINITY;
-    const pool = place
-      ? []
-      : agreeing(comparable.steps, ours, weights, (step) => knowledge.features(step));
-    for (const candidate of pool) {
-      const score =
-        weightedAgreement(ours, knowledge.features(candidate), weights, {
-          ours: ourTotal,
-          theirs: knowledge.totalWeight(candidate, comparable.key),
-        }) +
-        (likeness.get(candidate.episode) ?? 0) * LIKENESS_WEIGHT +
-        tieBreak(task, now, candidate);
-      if (score > bestScore) {
-        bestScore = score;
-        best = candidate;
-      }
-      if (sameWorld(candidate, task, action) && score > ownScore) {
-        ownScore = score;
-        own = candidate;
-      }
-    }
-    // Where pages have no frame the template changes (a JSON answer), the very task's real
-    // answer to the very action is this episode's answer when the circumstances call for the
-    // same kind of outcome (a lookup answers as the thing is, wherever the episode stands).
     const placeless = this.placeKeys(stats).length === 0;
-    if (placeless && own && knowledge.outcomeOf(own) === knowledge.outcomeOf(best)) best = own;
     const source: EpisodeStep = { view: best.episode.view, now: best.t };
     const target: EpisodeStep = { view, now };
     const real = best.episode.trajectory.steps[best.t] as Step;
@@ -384,6 +379,79 @@ export class GenericExperienceModel implements ExperienceModel {
       factsOf(view.texts.slice(0, now + 1)),
       changedBy(source, mapping, stats),
     );
+    const state = view.texts[now] as string;
+    const flow = valueFlow(state, text, parsed.values, (key) => knowledge.isFrame(key));
+    const flows = text === state || stats.flows.size === 0 || stats.flows.has(flow);
+    return { best, real, text, mapping, back, source, flows };
+  }
+
+  /**
+   * The next state composed from the real step of this template that fits best; on pages with a
+   * frame, the best one whose composed answer moves the action's values as real steps of the
+   * template did (see `value-flow.ts`), among the {@link FLOW_TRIES} best, where one does.
+   */
+  private compose(
+    task: Task,
+    view: EpisodeView,
+    now: number,
+    action: string,
+    candidates: readonly RealStep[],
+    stats: TemplateStats,
+  ): ExperiencePrediction {
+    const knowledge = this.knowledge;
+    const grammar = knowledge.grammar;
+    const ours = contextFeatures(view, now, action, grammar, knowledge.taskWords);
+    const comparable = knowledge.comparable(action);
+    const weights = knowledge.weights(comparable.key);
+    const ourTotal = totalWeight(ours, weights);
+    const similar = knowledge.similarEpisodes(task.instruction, SIMILAR_TASKS);
+    const likeness = new Map(similar.map((e, rank) => [e, 1 - rank / SIMILAR_TASKS]));
+    // The very task's real episode took this very action from the same place (the lines such
+    // actions change, of the page's frame, are as ours): its answer is ours, in its world as is.
+    const place = this.samePlace(task, view, now, action, stats);
+    let own: RealStep | undefined;
+    let ownScore = Number.NEGATIVE_INFINITY;
+    const pool = place
+      ? []
+      : agreeing(comparable.steps, ours, weights, (step) => knowledge.features(step));
+    const scored = pool.map((candidate) => {
+      const score =
+        weightedAgreement(ours, knowledge.features(candidate), weights, {
+          ours: ourTotal,
+          theirs: knowledge.totalWeight(candidate, comparable.key),
+        }) +
+        (likeness.get(candidate.episode) ?? 0) * LIKENESS_WEIGHT +
+        tieBreak(task, now, candidate);
+      if (sameWorld(candidate, task, action) && score > ownScore) {
+        ownScore = score;
+        own = candidate;
+      }
+      return { candidate, score };
+    });
+    const ranked = place
+      ? [place]
+      : scored.sort((a, b) => b.score - a.score).map((s) => s.candidate);
+    if (ranked.length === 0) ranked.push(candidates[0] as RealStep);
+    // Where pages have no frame the template changes (a JSON answer), the very task's real
+    // answer to the very action is this episode's answer when the circumstances call for the
+    // same kind of outcome (a lookup answers as the thing is, wherever the episode stands).
+    const placeless = this.placeKeys(stats).length === 0;
+    const first = ranked[0] as RealStep;
+    if (placeless && own && knowledge.outcomeOf(own) === knowledge.outcomeOf(first)) {
+      ranked.splice(ranked.indexOf(own), 1);
+      ranked.unshift(own);
+    }
+    const framed = [...linesByKey(view.texts[now] as string).keys()].some((key) =>
+      knowledge.isFrame(key),
+    );
+    const tries = framed && place === undefined ? FLOW_TRIES : 1;
+    let made = this.composeFrom(task, view, now, action, ranked[0] as RealStep, stats, place);
+    for (let i = 1; i < Math.min(tries, ranked.length) && !made.flows; i++) {
+      const next = this.composeFrom(task, view, now, action, ranked[i] as RealStep, stats, place);
+      if (next.flows) made = next;
+    }
+    const { best, real, text, mapping, back, source } = made;
+    const passedOver = ranked.indexOf(best);
     const nextView = extend(view, text, action);
     const nextState: Observation = { text, instruction: task.instruction };
     if (real.observation.actions) {
@@ -402,6 +470,10 @@ export class GenericExperienceModel implements ExperienceModel {
     const from = `composed from real step ${best.t + 1} of ${best.episode.trajectory.id} ("${real.action}")${
       back ? `, back to where the episode's state ${back.at} was (its "${back.key}" lines)` : ''
     }${
+      passedOver > 0
+        ? ` (the ${passedOver} better-fitting step${passedOver > 1 ? 's' : ''}' answers moved the action's values as no real step did)`
+        : ''
+    }${
       mapping.size > 0
         ? `, values swapped: ${[...mapping]
             .slice(0, 4)
@@ -416,7 +488,7 @@ export class GenericExperienceModel implements ExperienceModel {
       task.instruction,
       endingOf(view, now, action, grammar),
     );
-    const unvouched = likeASuccess ? this.unvouched(task, view, now, action, stats) : [];
+    const unvouched = likeASuccess ? this.unvouched(task, view, now, action, stats, text) : [];
     const p =
       likeASuccess && unvouched.length === 0
         ? knowledge.outcome.probability(

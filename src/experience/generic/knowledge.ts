@@ -17,6 +17,7 @@ import {
   valueShape,
   wordsOf,
 } from './text.ts';
+import { valueFlow } from './value-flow.ts';
 import { WordFrequency } from './word-frequency.ts';
 
 /** One real episode as the generic model keeps it. */
@@ -74,6 +75,8 @@ export interface TemplateStats {
   lines: Map<string, { both: number; changed: number }>;
   /** How often the template's steps named an earlier state of their episode, and led back (see `revisit.ts`). */
   returns: ReturnCount;
+  /** How the template's steps' values moved on pages with a frame (see `value-flow.ts`). */
+  flows: Set<string>;
 }
 
 /** A template changes a line key when its steps changed it at least this often. */
@@ -395,6 +398,7 @@ export class GenericKnowledge {
     );
     const frame = frameKeys(this.episodes);
     countReturns(this.episodes, grammar, stats, frame);
+    collectFlows(this.episodes, grammar, stats, frame);
     this.learnt = {
       grammar,
       admissible,
@@ -541,6 +545,7 @@ function emptyStats(): TemplateStats {
     fields: new Map(),
     lines: new Map(),
     returns: { named: 0, back: 0 },
+    flows: new Set(),
   };
 }
 
@@ -578,6 +583,24 @@ function countReturns(
         values,
         changesFrame(s, (key) => frame.has(key)),
       );
+    });
+}
+
+/** Each template's value flows (see `valueFlow`) over its real steps that changed the page. */
+function collectFlows(
+  episodes: readonly RealEpisode[],
+  grammar: ActionGrammar,
+  stats: ReadonlyMap<string, TemplateStats>,
+  frame: ReadonlySet<string>,
+): void {
+  if (frame.size === 0) return;
+  for (const { trajectory, view } of episodes)
+    trajectory.steps.forEach((step, t) => {
+      const before = view.texts[t] as string;
+      const after = view.texts[t + 1] as string;
+      if (step.info?.invalidAction !== undefined || before === after) return;
+      const { template, values } = grammar.parse(step.action);
+      stats.get(template)?.flows.add(valueFlow(before, after, values, (key) => frame.has(key)));
     });
 }
 

@@ -37,18 +37,28 @@ export function valueMapping(
 ): Map<string, string> {
   const mapping = new Map<string, string>();
   const used = new Set<string>();
-  const state = target.view.texts[target.now] as string;
+  // A value both actions name is itself in both episodes: nothing holding it or held in it
+  // stands for anything else, nor does anything else become it (`silver` of `take silver key`
+  // does not become `brass`, nor `a silver key` `nothing`).
+  const theirs = grammar.parse(sourceAction).values;
+  const ours = grammar.parse(action).values;
+  const shared = theirs.filter((v, j) => v === ours[j]);
+  const overlaps = (a: string, b: string) => containsValue(a, b) || containsValue(b, a);
   const put = (from: string, to: string, loose: boolean) => {
     if (from === to || mapping.has(from) || used.has(to)) return;
+    if (
+      from !== source.view.instruction &&
+      shared.some((v) => overlaps(v, from) || overlaps(v, to))
+    )
+      return;
     if (loose && (!/\p{L}/u.test(from) || containsValue(state, from))) return;
     // An id stands for an id of the same form only.
     if ((isIdLike(from) || isIdLike(to)) && maskDigits(from) !== maskDigits(to)) return;
     mapping.set(from, to);
     used.add(to);
   };
+  const state = target.view.texts[target.now] as string;
   put(source.view.instruction, target.view.instruction, false);
-  const theirs = grammar.parse(sourceAction).values;
-  const ours = grammar.parse(action).values;
   const slots: Array<[string, string]> = [];
   theirs.forEach((v, j) => {
     const mine = ours[j];
