@@ -374,12 +374,15 @@ export class GenericExperienceModel implements ExperienceModel {
       if (source.view.origin(theirs, source.now) !== 'none')
         composed = withoutMentions(composed, value);
     });
+    const state = view.texts[now] as string;
+    // Frame lines of a kind the template's real steps never changed (what one holds, when one
+    // moves or looks) are this episode's as they were, whatever the composition made of them.
+    composed = backTo(composed, state, (key) => knowledge.isFrame(key) && neverChanges(stats, key));
     const text = applyFacts(
       composed,
       factsOf(view.texts.slice(0, now + 1)),
       changedBy(source, mapping, stats),
     );
-    const state = view.texts[now] as string;
     const flow = valueFlow(state, text, parsed.values, (key) => knowledge.isFrame(key));
     const flows = text === state || stats.flows.size === 0 || stats.flows.has(flow);
     return { best, real, text, mapping, back, source, flows };
@@ -556,6 +559,12 @@ function agreeing(
     if (kept.length > 0) pool = kept;
   }
   return pool;
+}
+
+/** True when the template's real steps (at least {@link MIN_REPEATS} with lines of `key`) never changed them. */
+function neverChanges(stats: TemplateStats, key: string): boolean {
+  const count = stats.lines.get(key);
+  return count !== undefined && count.both >= MIN_REPEATS && count.changed === 0;
 }
 
 /** True when real episodes repeating the template's actions from other states got the same answers. */

@@ -23,7 +23,8 @@ export interface SuccessProfile {
 
 /**
  * How an episode ends with `action` from state `now`, for comparing endings: the action's
- * template and, per value, its role where the episode showed it and its shape
+ * template and, per value, its role where the episode showed it, whether the instruction names
+ * it (`+task`: the thing the task is about, not another one lying there) and its shape
  * (`answer[<1>]` with a status read from a record: `status:w`).
  */
 export function endingOf(
@@ -35,7 +36,12 @@ export function endingOf(
   const { template, values } = grammar.parse(action);
   return {
     template,
-    roles: values.map((v) => `${roleOf(view, v, now)}:${valueShape(v)}`).join('\u0001'),
+    roles: values
+      .map((v) => {
+        const named = containsValue(view.instruction, v) ? '+task' : '';
+        return `${roleOf(view, v, now)}${named}:${valueShape(v)}`;
+      })
+      .join('\u0001'),
   };
 }
 
@@ -90,6 +96,7 @@ export function outcomeFeatures(
   const decisive = decisiveActions(view, now, template, grammar, profiles);
   const lengths = profiles.map((p) => p.steps).sort((a, b) => a - b);
   const typical = lengths[Math.floor(lengths.length / 2)] ?? now + 1;
+  const ending = endingOf(view, now, action, grammar);
   return [
     values.length === 0 ? 1 : shown / values.length,
     values.length === 0 ? 0 : inTask / values.length,
@@ -106,10 +113,7 @@ export function outcomeFeatures(
     decisive.records(shareAll),
     decisive.repeated,
     agreeing(profiles, (p) => p.finalShape === values.map(valueShape).join('\u0001')),
-    agreeing(
-      profiles,
-      (p) => p.finalRoles === values.map((v) => roleOf(view, v, now)).join('\u0001'),
-    ),
+    agreeing(profiles, (p) => p.finalRoles === ending.roles),
   ];
 }
 
