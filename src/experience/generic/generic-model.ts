@@ -474,7 +474,7 @@ export class GenericExperienceModel implements ExperienceModel {
       back ? `, back to where the episode's state ${back.at} was (its "${back.key}" lines)` : ''
     }${
       passedOver > 0
-        ? ` (the ${passedOver} better-fitting step${passedOver > 1 ? 's' : ''}' answers moved the action's values as no real step did)`
+        ? ` (the ${passedOver > 1 ? `${passedOver} better-fitting steps' answers` : "better-fitting step's answer"} moved the action's values as no real step did)`
         : ''
     }${
       mapping.size > 0
