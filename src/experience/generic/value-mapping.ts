@@ -37,6 +37,7 @@ export function valueMapping(
 ): Map<string, string> {
   const mapping = new Map<string, string>();
   const used = new Set<string>();
+  const state = target.view.texts[target.now] as string;
   // A value both actions name is itself in both episodes: nothing holding it or held in it
   // stands for anything else, nor does anything else become it (`silver` of `take silver key`
   // does not become `brass`, nor `a silver key` `nothing`).
@@ -57,7 +58,6 @@ export function valueMapping(
     mapping.set(from, to);
     used.add(to);
   };
-  const state = target.view.texts[target.now] as string;
   put(source.view.instruction, target.view.instruction, false);
   const slots: Array<[string, string]> = [];
   theirs.forEach((v, j) => {
