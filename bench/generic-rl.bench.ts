@@ -13,7 +13,8 @@
  * the synthetic env, and its synthetic successes are replayed in the real env: the share that
  * fails there is the false-positive rate, and the share of its training episodes whose ending the
  * synthetic env left unjudged (out of the update) is recorded. BENCH_GENERIC_RL_ENVS narrows the
- * envs; BENCH_GENERIC_RL_SCRATCH=0 leaves out the from-scratch row.
+ * envs; BENCH_GENERIC_RL_SCRATCH=0 leaves out the from-scratch row; BENCH_GENERIC_RL_KL sets
+ * every GRPO row's KL penalty β towards its starting policy (default 0, none).
  */
 import { initTf } from '../src/core/tf.ts';
 import { isSuccess } from '../src/core/types.ts';
@@ -41,7 +42,14 @@ const ITERATIONS = Number(process.env.BENCH_GENERIC_RL_ITERATIONS ?? 10);
 const EVAL = Number(process.env.BENCH_GENERIC_RL_EVAL ?? 100);
 const SCRATCH = process.env.BENCH_GENERIC_RL_SCRATCH !== '0';
 const REPLAY = 100;
-const GRPO = { algo: 'grpo' as const, tasksPerIteration: 16, groupSize: 8, evalEvery: 0 };
+const KL = Number(process.env.BENCH_GENERIC_RL_KL ?? 0);
+const GRPO = {
+  algo: 'grpo' as const,
+  tasksPerIteration: 16,
+  groupSize: 8,
+  evalEvery: 0,
+  klCoef: KL,
+};
 
 export default async function genericRlBench() {
   await initTf();
@@ -54,6 +62,7 @@ export default async function genericRlBench() {
   return {
     offlineEpisodes: OFFLINE,
     iterations: ITERATIONS,
+    klCoef: KL,
     episodesPerRow: ITERATIONS * GRPO.tasksPerIteration * GRPO.groupSize,
     evalEpisodes: EVAL,
     envs,

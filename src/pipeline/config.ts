@@ -111,6 +111,8 @@ export const RunConfig = z.strictObject({
       entropyCoef: z.number().nonnegative().default(0.01),
       /** GRPO: leave groups whose rewards are all equal out of the update (DAPO's filter). */
       dropUninformativeGroups: z.boolean().default(true),
+      /** β of the KL penalty towards the policy as training starts (GRPO's π_ref); 0 none. */
+      klCoef: z.number().nonnegative().default(0),
     })
     .prefault({}),
   evaluation: z

@@ -7,6 +7,7 @@ import { runEnvConformance } from '../envs/conformance.ts';
 import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { ADVANTAGE_ESTIMATORS } from './advantages.ts';
 import { completeCheckpoint } from './checkpoint.ts';
+import { frozenReference, policyReference } from './reference.ts';
 import { PickBanditEnv } from './testing/bandit-env.ts';
 import { evaluate, train } from './trainer.ts';
 
@@ -24,6 +25,16 @@ async function weights(policy: ChoicePolicy): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'dg-w-'));
   await policy.save(dir);
   return readFileSync(join(dir, 'policy.json'), 'utf8');
+}
+
+/** Every listed action of each task's first page, as decisions to score. */
+async function decisionsOf(of: readonly (typeof tasks)[number][]) {
+  const out = [];
+  for (const task of of) {
+    const { observation } = await new PickBanditEnv().reset({ task });
+    for (const action of observation.actions ?? []) out.push({ observation, history: [], action });
+  }
+  return out;
 }
 
 const small = {
@@ -240,5 +251,45 @@ describe('trainer', () => {
     await expect(
       train({ policy, makeEnv, trainTasks: tasks }, { algo: 'a2c' as 'ppo' }),
     ).rejects.toThrow(/available: grpo, ppo/);
+  });
+
+  it("with klCoef keeps the policy nearer its start (GRPO's π_ref) than without", async () => {
+    const config = { ...small, algo: 'grpo' as const, iterations: 4 };
+    const drift = async (klCoef: number) => {
+      const policy = new ChoicePolicy({ seed: 1 });
+      const reference = new ChoicePolicy({ seed: 1 });
+      const start = await weights(reference);
+      const history = await train(
+        { policy, makeEnv, trainTasks: tasks, reference },
+        { ...config, klCoef },
+      );
+      // The reference is only read: its weights are as they were.
+      expect(await weights(reference)).toBe(start);
+      const probe = policyReference(reference);
+      const decisions = await decisionsOf(tasks.slice(0, 10));
+      const before = probe.logProbs(decisions);
+      const after = policyReference(policy).logProbs(decisions);
+      // KL(π_θ ‖ π_ref) summed over the pages, exactly: every action of each page is scored.
+      const kl = after.reduce((s, l, i) => s + Math.exp(l) * (l - (before[i] as number)), 0);
+      return { history, kl };
+    };
+    const free = await drift(0);
+    const held = await drift(20);
+    expect(free.history.every((m) => m.update.refKl === 0)).toBe(true);
+    expect(held.history.some((m) => m.update.refKl > 0)).toBe(true);
+    expect(held.kl).toBeLessThan(free.kl / 2);
+  });
+
+  it('a frozen reference scores with the weights it froze, and leaves the trained ones in place', async () => {
+    const policy = new ChoicePolicy({ seed: 1 });
+    const decisions = await decisionsOf(tasks.slice(0, 3));
+    const frozen = frozenReference(policy);
+    const start = frozen.logProbs(decisions);
+    await train({ policy, makeEnv, trainTasks: tasks }, { ...small, algo: 'grpo', iterations: 3 });
+    const trained = await weights(policy);
+    expect(frozen.logProbs(decisions)).toEqual(start);
+    expect(await weights(policy)).toBe(trained);
+    expect(policyReference(policy).logProbs(decisions)).not.toEqual(start);
+    frozen.dispose();
   });
 });

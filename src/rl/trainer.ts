@@ -23,8 +23,9 @@ import {
   restoreOptimizer,
   saveCheckpoint,
 } from './checkpoint.ts';
+import { frozenReference, policyReference, type ReferencePolicy } from './reference.ts';
 import { type RolloutEpisode, rollout } from './rollout.ts';
-import { type PolicySample, ppoUpdate, type UpdateMetrics } from './update.ts';
+import { type Optimizer, type PolicySample, ppoUpdate, type UpdateMetrics } from './update.ts';
 
 /** A policy the trainer can switch between sampling (training) and greedy (evaluation). */
 export interface TrainerPolicy extends TrainablePolicy {
@@ -60,6 +61,12 @@ export interface TrainerConfig {
    * stays as set. Default true.
    */
   dropUninformativeGroups: boolean;
+  /**
+   * Weight β of GRPO's KL penalty towards the reference policy (`TrainerIO.reference`, or the
+   * policy as training starts): keeps a policy started from BC near it where the rewards give
+   * little to learn from. Default 0, no penalty (DeepSeekMath's GRPO used 0.04).
+   */
+  klCoef: number;
   gamma: number;
   lambda: number;
   /** Evaluate every this many iterations (and after the last). 0 never. */
@@ -93,6 +100,7 @@ export const DEFAULT_TRAINER_CONFIG: TrainerConfig = {
   valueCoef: 0.5,
   entropyCoef: 0.01,
   dropUninformativeGroups: true,
+  klCoef: 0,
   gamma: 1,
   lambda: 0.95,
   evalEvery: 5,
@@ -158,6 +166,11 @@ export interface TrainerIO {
   schedule?: TaskSchedule;
   /** Recorded on the rollouts: `synthetic` when training in a synthetic env. Default `real-online`. */
   provenance?: Provenance;
+  /**
+   * π_ref for `klCoef`, never trained here. Default: the policy's weights as `train` starts (after
+   * a resume, as resumed: pass the start policy to keep the original reference).
+   */
+  reference?: TrainablePolicy;
 }
 
 /**
@@ -188,6 +201,29 @@ export async function train(
     }
   }
   if (io.outDir) await mkdir(io.outDir, { recursive: true });
+  const reference =
+    config.klCoef > 0
+      ? io.reference
+        ? policyReference(io.reference)
+        : frozenReference(io.policy)
+      : undefined;
+  try {
+    return await iterate(io, config, optimizer, { start, envSteps, checkpoint, reference });
+  } finally {
+    reference?.dispose();
+    optimizer.dispose();
+  }
+}
+
+/** `train`'s iterations from `start` on. */
+async function iterate(
+  io: TrainerIO,
+  config: TrainerConfig,
+  optimizer: Optimizer,
+  state: { start: number; envSteps: number; checkpoint?: string; reference?: ReferencePolicy },
+): Promise<IterationMetrics[]> {
+  const { start, checkpoint, reference } = state;
+  let { envSteps } = state;
   const history: IterationMetrics[] = [];
   for (let iteration = start; iteration < config.iterations; iteration++) {
     const seconds = { collect: 0, advantages: 0, update: 0, evaluate: 0 };
@@ -226,7 +262,9 @@ export async function train(
 
     const learnt =
       grpoLike(config) && config.dropUninformativeGroups ? informative(judged) : judged;
-    const samples = await timed(seconds, 'advantages', async () => toSamples(learnt, config));
+    const samples = await timed(seconds, 'advantages', async () =>
+      withReference(toSamples(learnt, config), reference),
+    );
 
     const update = await timed(seconds, 'update', async () =>
       ppoUpdate(io.policy, optimizer, samples, {
@@ -235,6 +273,7 @@ export async function train(
         clip: config.clip,
         valueCoef: config.algo === 'ppo' ? config.valueCoef : 0,
         entropyCoef: config.entropyCoef,
+        klCoef: reference ? config.klCoef : 0,
         normalizeAdvantages: config.algo === 'ppo',
         seed: rng.uint32(),
       }),
@@ -278,8 +317,14 @@ export async function train(
     }
     await io.onIteration?.(metrics);
   }
-  optimizer.dispose();
   return history;
+}
+
+/** The samples with their log-probabilities under the reference, where there is one. */
+function withReference(samples: PolicySample[], reference?: ReferencePolicy): PolicySample[] {
+  if (!reference || samples.length === 0) return samples;
+  const logProbs = reference.logProbs(samples);
+  return samples.map((s, i) => ({ ...s, refLogProb: logProbs[i] as number }));
 }
 
 /**
@@ -419,6 +464,9 @@ function validate(config: TrainerConfig): void {
         `trainer config ${key} must be a positive integer, got ${config[key]}.`,
       );
     }
+  }
+  if (!Number.isFinite(config.klCoef) || config.klCoef < 0) {
+    throw new ConfigError(`trainer config klCoef must be 0 or more, got ${config.klCoef}.`);
   }
   if (config.algo === 'grpo' && config.groupSize < 2) {
     throw new ConfigError('GRPO compares rollouts of the same task: set groupSize to 2 or more.');

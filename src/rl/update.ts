@@ -12,6 +12,8 @@ export interface PolicySample extends RecordedDecision {
   value: number;
   advantage: number;
   return: number;
+  /** log π_ref(a|s) under the reference policy, where the update penalises drift from it. */
+  refLogProb?: number;
 }
 
 /** An update's epochs, minibatch size, gradient clipping, advantage standardisation and seed. */
@@ -35,6 +37,8 @@ export interface UpdateMetrics {
   entropy: number;
   approxKl: number;
   clipFraction: number;
+  /** KL(π_θ ‖ π_ref) estimated on the sampled actions; 0 without a reference. */
+  refKl: number;
   gradNorm: number;
   minibatches: number;
 }
@@ -47,6 +51,12 @@ export function ppoUpdate(
   options: UpdateOptions = {},
 ): UpdateMetrics {
   const { epochs = 4, minibatchSize = 64, normalizeAdvantages = true } = options;
+  const penalised = (options.klCoef ?? 0) > 0;
+  if (penalised && samples.some((s) => s.refLogProb === undefined)) {
+    throw new Error(
+      'ppoUpdate: klCoef > 0 needs every sample scored by the reference (refLogProb).',
+    );
+  }
   const rng = new Rng(options.seed ?? 0).fork('minibatches');
   const sums = {
     policyLoss: 0,
@@ -54,6 +64,7 @@ export function ppoUpdate(
     entropy: 0,
     approxKl: 0,
     clipFraction: 0,
+    refKl: 0,
     gradNorm: 0,
   };
   let minibatches = 0;
@@ -75,6 +86,9 @@ export function ppoUpdate(
             values: evaluation.values,
             returns: tf.tensor1d(batch.map((s) => s.return)),
             entropy: evaluation.entropy,
+            ...(penalised && {
+              refLogProbs: tf.tensor1d(batch.map((s) => s.refLogProb as number)),
+            }),
           },
           options,
         );
@@ -86,6 +100,7 @@ export function ppoUpdate(
             entropy: out.entropy,
             approxKl: out.approxKl,
             clipFraction: out.clipFraction,
+            refKl: out.refKl,
           },
         };
       });
@@ -100,6 +115,7 @@ export function ppoUpdate(
     entropy: mean(sums.entropy),
     approxKl: mean(sums.approxKl),
     clipFraction: mean(sums.clipFraction),
+    refKl: mean(sums.refKl),
     gradNorm: mean(sums.gradNorm),
     minibatches,
   };

@@ -31,6 +31,13 @@ function numberOption(value: string): number {
   return x;
 }
 
+function nonNegativeOption(value: string): number {
+  const x = Number(value);
+  if (value.trim() === '' || !Number.isFinite(x) || x < 0)
+    throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}".`);
+  return x;
+}
+
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 function progressLine(m: IterationMetrics, iterations: number): string {
@@ -40,7 +47,7 @@ function progressLine(m: IterationMetrics, iterations: number): string {
   const s = m.seconds;
   return (
     `iter ${m.iteration + 1}/${iterations}  rollout success ${percent(m.rollout.successRate)} reward ${m.rollout.meanReward.toFixed(3)}` +
-    `  kl ${m.update.approxKl.toFixed(4)} entropy ${m.update.entropy.toFixed(2)}${evalPart}` +
+    `  kl ${m.update.approxKl.toFixed(4)}${m.update.refKl ? ` ref-kl ${m.update.refKl.toFixed(4)}` : ''} entropy ${m.update.entropy.toFixed(2)}${evalPart}` +
     `  (collect ${s.collect.toFixed(1)}s update ${s.update.toFixed(1)}s)`
   );
 }
@@ -111,6 +118,12 @@ export function trainCommand(program: Command): void {
       intOption(1),
       DEFAULT_TRAINER_CONFIG.epochs,
     )
+    .option(
+      '--kl-coef <β>',
+      'grpo, ppo: weight of the KL penalty towards the starting policy (GRPO’s π_ref); 0 none',
+      nonNegativeOption,
+      DEFAULT_TRAINER_CONFIG.klCoef,
+    )
     .option('--data <file>', 'bc: offline trajectory JSONL to clone')
     .option('--seed <n>', 'seed', intOption(0), 0)
     .option('--resume', 'continue from the run folder’s last checkpoint')
@@ -180,6 +193,7 @@ export function trainCommand(program: Command): void {
           evalEpisodes: o.evalEpisodes,
           learningRate: o.lr,
           epochs: o.epochs,
+          klCoef: o.klCoef,
           seed: o.seed,
         },
       );
