@@ -376,8 +376,10 @@ export class GenericExperienceModel implements ExperienceModel {
     });
     const state = view.texts[now] as string;
     // Frame lines of a kind the template's real steps never changed (what one holds, when one
-    // moves or looks) are this episode's as they were, whatever the composition made of them.
-    composed = backTo(composed, state, (key) => knowledge.isFrame(key) && neverChanges(stats, key));
+    // moves or looks) are this episode's as they were, whatever the composition made of them;
+    // where they never lost them either, a composition that lost them has them back.
+    const kept = (key: string) => knowledge.isFrame(key) && neverChanges(stats, key);
+    composed = backTo(composed, state, kept, (key) => kept(key) && neverDrops(stats, key));
     const text = applyFacts(
       composed,
       factsOf(view.texts.slice(0, now + 1)),
@@ -565,6 +567,11 @@ function agreeing(
 function neverChanges(stats: TemplateStats, key: string): boolean {
   const count = stats.lines.get(key);
   return count !== undefined && count.both >= MIN_REPEATS && count.changed === 0;
+}
+
+/** True when the template's real steps never lost the state's lines of `key`. */
+function neverDrops(stats: TemplateStats, key: string): boolean {
+  return stats.lines.get(key)?.dropped === 0;
 }
 
 /** True when real episodes repeating the template's actions from other states got the same answers. */

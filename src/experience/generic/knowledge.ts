@@ -69,10 +69,11 @@ export interface TemplateStats {
   unlistedRefused: number;
   /**
    * Line key (see `lineKey`) → how many steps had lines of that key in both their state and
-   * their next state, and how many of those changed them: what the template's actions change
-   * (a move, the place) and what they leave (what one holds).
+   * their next state, how many of those changed them, and how many steps' next states lost the
+   * state's lines of that key: what the template's actions change (a move, the place) and what
+   * they leave (what one holds).
    */
-  lines: Map<string, { both: number; changed: number }>;
+  lines: Map<string, { both: number; changed: number; dropped: number }>;
   /** How often the template's steps named an earlier state of their episode, and led back (see `revisit.ts`). */
   returns: ReturnCount;
   /** How the template's steps' values moved on pages with a frame (see `value-flow.ts`). */
@@ -549,16 +550,18 @@ function emptyStats(): TemplateStats {
   };
 }
 
-/** Counts, for each line key both texts have, whether the step changed its lines. */
+/** Counts, for each line key of the state, whether the step changed its lines or lost them. */
 function countLines(stats: TemplateStats, before: string, after: string): void {
   const a = linesByKey(before);
   const b = linesByKey(after);
   for (const [key, lines] of a) {
     const next = b.get(key);
-    if (next === undefined) continue;
-    const count = stats.lines.get(key) ?? { both: 0, changed: 0 };
-    count.both++;
-    if (next !== lines) count.changed++;
+    const count = stats.lines.get(key) ?? { both: 0, changed: 0, dropped: 0 };
+    if (next === undefined) count.dropped++;
+    else {
+      count.both++;
+      if (next !== lines) count.changed++;
+    }
     stats.lines.set(key, count);
   }
 }

@@ -41,6 +41,22 @@ describe('going back to a state the episode saw', () => {
     );
   });
 
+  it('puts back, in its place, a line of a key it restores that the composed page lost', () => {
+    const state = walk.texts[2] as string;
+    const carry = (key: string) => key.startsWith('you carry');
+    // The composition lost what one carries: the state's line comes back where it stood.
+    const lost = 'You go up.\nYou are in the loft.\nExits: down to the attic.';
+    expect(backTo(lost, state, carry, carry)).toBe(`${lost}\nYou carry a lamp.`);
+    const first = 'You carry nothing.\nYou are in the hall.';
+    expect(backTo('You are in the loft.', first, carry, carry)).toBe(
+      'You carry nothing.\nYou are in the loft.',
+    );
+    // Without `restore`, or with the line there, nothing is added.
+    expect(backTo(lost, state, carry)).toBe(lost);
+    const kept = `${lost}\nYou carry a map.`;
+    expect(backTo(kept, state, carry, carry)).toBe(`${lost}\nYou carry a lamp.`);
+  });
+
   it('counts whether real steps that named an earlier state led back to it', () => {
     const back = new EpisodeView(
       walk.instruction,

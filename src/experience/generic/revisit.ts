@@ -84,7 +84,12 @@ export function countReturn(
  * where it has lines of that key: the page as the episode last saw it there, with what the step
  * leaves as it is (what one holds, the step's message) as `text` has it.
  */
-export function backTo(text: string, earlier: string, changes: (key: string) => boolean): string {
+export function backTo(
+  text: string,
+  earlier: string,
+  changes: (key: string) => boolean,
+  restore: (key: string) => boolean = () => false,
+): string {
   const theirs = linesByKey(earlier);
   const out: string[] = [];
   const done = new Set<string>();
@@ -97,5 +102,28 @@ export function backTo(text: string, earlier: string, changes: (key: string) => 
       out.push(replacement);
     }
   }
-  return out.join('\n');
+  return restoreLines(out, earlier, restore).join('\n');
+}
+
+/**
+ * `lines` with the lines of `earlier` whose key `restore` names and `lines` lacks put back, each
+ * after the line its earlier predecessor's key has in `lines` (or first).
+ */
+function restoreLines(
+  lines: readonly string[],
+  earlier: string,
+  restore: (key: string) => boolean,
+): string[] {
+  const out = [...lines];
+  const present = () => new Set(out.map(lineKey));
+  let previous: string | undefined;
+  for (const line of earlier.split('\n')) {
+    const key = lineKey(line);
+    if (key.length > 0 && restore(key) && !present().has(key)) {
+      const after = previous === undefined ? -1 : out.findLastIndex((l) => lineKey(l) === previous);
+      out.splice(after + 1, 0, line);
+    }
+    if (key.length > 0) previous = key;
+  }
+  return out;
 }

@@ -54,4 +54,30 @@ describe('valueMapping', () => {
     );
     expect(mapping.get('brass')).toBe('silver');
   });
+
+  it('maps no list onto one thing when aligning states loosely', () => {
+    const lines = (carry: string) => `You are in the hall.\nYou carry: ${carry}.`;
+    const theirs = at('Open the ruby chest.', lines('a bronze key and a map'));
+    const ours = at('Open the oak chest.', lines('a spyglass'));
+    const mapping = valueMapping(
+      theirs,
+      'take brass key',
+      ours,
+      'take iron key',
+      grammar,
+      vocabulary,
+    );
+    expect(mapping.has('bronze key and a map')).toBe(false);
+    expect([...mapping.keys()].some((k) => /map/.test(k))).toBe(false);
+    // One thing for one thing still maps.
+    const one = valueMapping(
+      at('Open the ruby chest.', lines('a bronze key')),
+      'take brass key',
+      ours,
+      'take iron key',
+      grammar,
+      vocabulary,
+    );
+    expect(one.get('bronze key')).toBe('spyglass');
+  });
 });

@@ -7,7 +7,7 @@
 import type { ActionGrammar } from './action-grammar.ts';
 import { alignValues } from './align.ts';
 import type { EpisodeView } from './episode.ts';
-import { containsValue, isIdLike, maskDigits } from './text.ts';
+import { containsValue, isIdLike, maskDigits, wordsOf } from './text.ts';
 import type { WordFrequency } from './word-frequency.ts';
 
 /** A step of an episode: its view and the index of the state. */
@@ -21,10 +21,11 @@ export interface EpisodeStep {
  * answer this episode's step (`target`, taking `action`), from, most reliable first: the
  * instructions as wholes, the action's slots, the records the slot values came from, the ids the
  * two episodes' earlier actions of one kind took and their records, the states and the
- * instructions aligned. Earlier sources win a conflict, one value of ours stands for one source value only,
- * and the loose alignments (states, instructions) neither map numbers alone nor a value this
- * episode's state shows as itself; the alignments of records and states map no word of the
- * env's vocabulary (`vocabulary`: words most episodes show, such as a status), only the things
+ * instructions aligned. Earlier sources win a conflict, one value of ours stands for one source
+ * value only, and the loose alignments (states, instructions) neither map numbers alone, nor a
+ * value this episode's state shows as itself, nor runs unlike as values (a list's worth onto one
+ * thing); the alignments of records and states map no word of the env's vocabulary
+ * (`vocabulary`: words most episodes show, such as a status), only the things
  * episodes are about.
  */
 export function valueMapping(
@@ -52,7 +53,7 @@ export function valueMapping(
       shared.some((v) => overlaps(v, from) || overlaps(v, to))
     )
       return;
-    if (loose && (!/\p{L}/u.test(from) || containsValue(state, from))) return;
+    if (loose && (!/\p{L}/u.test(from) || containsValue(state, from) || unlike(from, to))) return;
     // An id stands for an id of the same form only.
     if ((isIdLike(from) || isIdLike(to)) && maskDigits(from) !== maskDigits(to)) return;
     mapping.set(from, to);
@@ -124,6 +125,18 @@ function valuesTakenAlike(
     });
   }
   return pairs;
+}
+
+/**
+ * Whether two loosely aligned runs are unlike as values: one holds a list's separator the other
+ * lacks, or one is over twice as many words as the other (`a key and a map` is two things, not
+ * one, whatever it stands beside).
+ */
+function unlike(a: string, b: string): boolean {
+  const separators = (v: string) => (v.match(/[,;()[\]{}|]/g) ?? []).length;
+  if (separators(a) !== separators(b)) return true;
+  const [x, y] = [wordsOf(a).length, wordsOf(b).length].sort((m, n) => m - n) as [number, number];
+  return y > 2 * Math.max(1, x);
 }
 
 /** The part of `text` about `value`: the line showing it. */
