@@ -7,14 +7,14 @@
  * - real GRPO from BC: GRPO in the real env;
  * - DreamGym GRPO from BC and from scratch: GRPO in the synthetic env of the generic model;
  * every GRPO row with the same episode budget (BENCH_GENERIC_RL_ITERATIONS iterations of
- * 16 tasks × 8 episodes) and the trainer's defaults (the entropy bonus, uninformative groups left
- * out of the update). Each row's policy plays BENCH_GENERIC_RL_EVAL (100) held-out test tasks in
+ * 16 tasks × 8 episodes), GRPO's KL penalty towards the starting policy (β =
+ * BENCH_GENERIC_RL_KL, default 5) and the trainer's other defaults (the entropy bonus,
+ * uninformative groups left out of the update). Each row's policy plays BENCH_GENERIC_RL_EVAL (100) held-out test tasks in
  * the real env, greedy. For the DreamGym rows, the trained policy also plays 100 train tasks in
  * the synthetic env, and its synthetic successes are replayed in the real env: the share that
  * fails there is the false-positive rate, and the share of its training episodes whose ending the
  * synthetic env left unjudged (out of the update) is recorded. BENCH_GENERIC_RL_ENVS narrows the
- * envs; BENCH_GENERIC_RL_SCRATCH=0 leaves out the from-scratch row; BENCH_GENERIC_RL_KL sets
- * every GRPO row's KL penalty β towards its starting policy (default 0, none).
+ * envs; BENCH_GENERIC_RL_SCRATCH=0 leaves out the from-scratch row.
  */
 import { initTf } from '../src/core/tf.ts';
 import { isSuccess } from '../src/core/types.ts';
@@ -42,7 +42,7 @@ const ITERATIONS = Number(process.env.BENCH_GENERIC_RL_ITERATIONS ?? 10);
 const EVAL = Number(process.env.BENCH_GENERIC_RL_EVAL ?? 100);
 const SCRATCH = process.env.BENCH_GENERIC_RL_SCRATCH !== '0';
 const REPLAY = 100;
-const KL = Number(process.env.BENCH_GENERIC_RL_KL ?? 0);
+const KL = Number(process.env.BENCH_GENERIC_RL_KL ?? 5);
 const GRPO = {
   algo: 'grpo' as const,
   tasksPerIteration: 16,

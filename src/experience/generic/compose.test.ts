@@ -44,6 +44,30 @@ describe('a next state composed from a real transition', () => {
     );
   });
 
+  it('takes the state’s line of a repeated line from where it stands in its kind, not its first copy', () => {
+    const shed = (message: string, carry: string) =>
+      `${message}\nPlace: shed\nExits: north\nScore: 0\nYou carry ${carry}.`;
+    // Back to the shed from an answer listing what one holds above the page that shows it again.
+    const real = step(
+      [
+        shed('You go west.', 'nothing'),
+        'You carry a key.\nPlace: yard\nExits: east\nScore: 0\nYou carry a key.',
+        shed('You go south.', 'a key'),
+      ],
+      ['go west', 'inventory'],
+    );
+    const ours = step(
+      [
+        shed('You go west.', 'nothing'),
+        'You go north.\nPlace: hall\nExits: south\nScore: 0\nYou carry nothing.',
+      ],
+      ['go west'],
+    );
+    expect(composeNext({ view: real.view, now: 1 }, ours, new Map())).toBe(
+      shed('You go south.', 'nothing'),
+    );
+  });
+
   it('takes a new page whole, its values swapped', () => {
     const real = step(['Search', 'Results for lamps\n[R-1] a lamp'], ['find[lamps]']);
     const ours = step(['Search'], []);

@@ -128,9 +128,19 @@ function recompose(
   const replaced = new Set(
     p.map((_, i) => i).filter((i) => ![...keptFromPlace.values()].includes(i)),
   );
+  // Ours of a line the real state had word for word: the counterpart of its kind of one of its
+  // copies (an answer may repeat a line the page shows below: `You carry …` twice).
+  const ourStateLine = (line: string): number | undefined => {
+    const key = lineKey(line);
+    for (let i = 0; i < s.length; i++) {
+      if (s[i] !== line) continue;
+      const j = fromState.get(i);
+      if (j !== undefined && lineKey(ourS[j] as string) === key) return j;
+    }
+    return undefined;
+  };
   n.forEach((line, k) => {
-    const inState = s.indexOf(line);
-    const stateLine = inState < 0 ? undefined : fromState.get(inState);
+    const stateLine = ourStateLine(line);
     if (stateLine !== undefined && real.state !== real.place) {
       out.push(ourS[stateLine] as string);
       return;

@@ -89,16 +89,20 @@ export const valueShape: (value: string) => string = memoize((value) =>
     .join(' '),
 );
 
-/** A text's lines grouped by key (lines of one key joined in order); keyless lines left out. */
+/**
+ * A text's lines grouped by key (the distinct lines of one key joined in order: an answer that
+ * repeats a line the page shows again counts it once); keyless lines left out.
+ */
 export function linesByKey(text: string): Map<string, string> {
-  const byKey = new Map<string, string>();
+  const byKey = new Map<string, string[]>();
   for (const line of text.split('\n')) {
     const key = lineKey(line);
     if (key.length === 0) continue;
     const known = byKey.get(key);
-    byKey.set(key, known === undefined ? line : `${known}\n${line}`);
+    if (known === undefined) byKey.set(key, [line]);
+    else if (!known.includes(line)) known.push(line);
   }
-  return byKey;
+  return new Map([...byKey].map(([key, lines]) => [key, lines.join('\n')]));
 }
 
 /** Line-level overlap: the share of `b`'s non-empty lines that `a` holds word for word. */
