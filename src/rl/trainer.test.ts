@@ -292,4 +292,24 @@ describe('trainer', () => {
     expect(policyReference(policy).logProbs(decisions)).not.toEqual(start);
     frozen.dispose();
   });
+
+  it('resumes a run with a KL penalty only given the reference it started from, to the same weights', async () => {
+    const config = { ...small, algo: 'grpo' as const, iterations: 3, klCoef: 2 };
+    const io = { makeEnv, trainTasks: tasks };
+    const straight = new ChoicePolicy({ seed: 2 });
+    await train({ ...io, policy: straight }, config);
+
+    const dir = mkdtempSync(join(tmpdir(), 'dreamgym-train-kl-'));
+    await train(
+      { ...io, policy: new ChoicePolicy({ seed: 2 }), outDir: dir },
+      { ...config, iterations: 1 },
+    );
+    const reloaded = await ChoicePolicy.load(join(dir, 'checkpoint'));
+    await expect(
+      train({ ...io, policy: reloaded, outDir: dir, resume: true }, config),
+    ).rejects.toThrow(/reference policy the run started from/);
+    const reference = new ChoicePolicy({ seed: 2 });
+    await train({ ...io, policy: reloaded, outDir: dir, resume: true, reference }, config);
+    expect(await weights(reloaded)).toBe(await weights(straight));
+  });
 });

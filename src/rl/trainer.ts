@@ -167,8 +167,8 @@ export interface TrainerIO {
   /** Recorded on the rollouts: `synthetic` when training in a synthetic env. Default `real-online`. */
   provenance?: Provenance;
   /**
-   * π_ref for `klCoef`, never trained here. Default: the policy's weights as `train` starts (after
-   * a resume, as resumed: pass the start policy to keep the original reference).
+   * π_ref for `klCoef`, never trained here. Default: the policy's weights as `train` starts; a
+   * resumed run with `klCoef` must pass it (the resumed weights are not where the run started).
    */
   reference?: TrainablePolicy;
 }
@@ -201,6 +201,12 @@ export async function train(
     }
   }
   if (io.outDir) await mkdir(io.outDir, { recursive: true });
+  if (start > 0 && config.klCoef > 0 && !io.reference) {
+    optimizer.dispose();
+    throw new ConfigError(
+      'resuming with klCoef > 0 needs the reference policy the run started from (TrainerIO.reference): the resumed weights are not it.',
+    );
+  }
   const reference =
     config.klCoef > 0
       ? io.reference

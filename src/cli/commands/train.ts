@@ -176,6 +176,10 @@ export function trainCommand(program: Command): void {
       await train(
         {
           policy,
+          // The run starts from the seeded initial weights; on --resume they are rebuilt the same.
+          ...(o.klCoef > 0 && {
+            reference: new ChoicePolicy({ seed: o.seed, family: entry.name ?? o.env }),
+          }),
           makeEnv,
           trainTasks,
           makeEvalEnv: makeEnv,
