@@ -64,14 +64,9 @@ export function ppoLoss(
   const policyLoss = tf.mean(tf.maximum(unclipped, clipped));
   const valueLoss = tf.mul(0.5, tf.mean(tf.square(tf.sub(x.values, x.returns))));
   const entropy = tf.mean(x.entropy);
-  const refKl = x.refLogProbs
-    ? tf.mean(
-        tf.sub(
-          tf.sub(tf.exp(tf.sub(x.refLogProbs, x.logProbs)), tf.sub(x.refLogProbs, x.logProbs)),
-          1,
-        ),
-      )
-    : tf.scalar(0);
+  // k3 with d = log π_ref − log π_θ: e^d − d − 1, never negative, 0 where the two agree.
+  const refGap = x.refLogProbs ? tf.sub(x.refLogProbs, x.logProbs) : undefined;
+  const refKl = refGap ? tf.mean(tf.sub(tf.sub(tf.exp(refGap), refGap), 1)) : tf.scalar(0);
   const loss = tf.add(
     tf.add(tf.sub(policyLoss, tf.mul(entropyCoef, entropy)), tf.mul(valueCoef, valueLoss)),
     tf.mul(klCoef, refKl),
