@@ -29,6 +29,14 @@ export function positiveNumber(value: string): number {
   return x;
 }
 
+/** Commander parser for a number of 0 or more (a penalty's weight). */
+export function nonNegativeNumber(value: string): number {
+  const x = Number(value);
+  if (value.trim() === '' || !(Number.isFinite(x) && x >= 0))
+    throw new InvalidArgumentError(`expected a number of 0 or more, got "${value}".`);
+  return x;
+}
+
 /** Commander parser for a task split. */
 export function splitOption(value: string): 'train' | 'test' {
   if (value !== 'train' && value !== 'test') {

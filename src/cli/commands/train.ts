@@ -13,7 +13,7 @@ import {
   type IterationMetrics,
   train,
 } from '../../rl/trainer.ts';
-import { intOption } from '../options.ts';
+import { intOption, nonNegativeNumber, positiveNumber } from '../options.ts';
 
 const ALGOS = ['grpo', 'ppo', 'bc'] as const;
 
@@ -22,20 +22,6 @@ function algoOption(value: string): (typeof ALGOS)[number] {
     throw new InvalidArgumentError(`expected one of ${ALGOS.join(', ')}, got "${value}".`);
   }
   return value as (typeof ALGOS)[number];
-}
-
-function numberOption(value: string): number {
-  const x = Number(value);
-  if (!Number.isFinite(x) || x <= 0)
-    throw new InvalidArgumentError(`expected a positive number, got "${value}".`);
-  return x;
-}
-
-function nonNegativeOption(value: string): number {
-  const x = Number(value);
-  if (value.trim() === '' || !Number.isFinite(x) || x < 0)
-    throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}".`);
-  return x;
 }
 
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -111,7 +97,7 @@ export function trainCommand(program: Command): void {
       intOption(1),
       DEFAULT_TRAINER_CONFIG.evalEpisodes,
     )
-    .option('--lr <x>', 'learning rate', numberOption, DEFAULT_TRAINER_CONFIG.learningRate)
+    .option('--lr <x>', 'learning rate', positiveNumber, DEFAULT_TRAINER_CONFIG.learningRate)
     .option(
       '--epochs <n>',
       'passes over each batch (bc: the most epochs; it stops at its validation split’s best)',
@@ -121,7 +107,7 @@ export function trainCommand(program: Command): void {
     .option(
       '--kl-coef <β>',
       'grpo, ppo: weight of the KL penalty towards the starting policy (GRPO’s π_ref); 0 none',
-      nonNegativeOption,
+      nonNegativeNumber,
       DEFAULT_TRAINER_CONFIG.klCoef,
     )
     .option('--data <file>', 'bc: offline trajectory JSONL to clone')

@@ -115,13 +115,14 @@ function restoreLines(
   restore: (key: string) => boolean,
 ): string[] {
   const out = [...lines];
-  const present = () => new Set(out.map(lineKey));
+  const present = new Set(out.map(lineKey));
   let previous: string | undefined;
   for (const line of earlier.split('\n')) {
     const key = lineKey(line);
-    if (key.length > 0 && restore(key) && !present().has(key)) {
+    if (key.length > 0 && restore(key) && !present.has(key)) {
       const after = previous === undefined ? -1 : out.findLastIndex((l) => lineKey(l) === previous);
       out.splice(after + 1, 0, line);
+      present.add(key);
     }
     if (key.length > 0) previous = key;
   }
