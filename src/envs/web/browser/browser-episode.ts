@@ -1,5 +1,11 @@
 import { existsSync } from 'node:fs';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type {
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  Page,
+  Request,
+} from 'playwright-core';
 import { DreamGymError } from '../../../core/errors.ts';
 import type { WebArenaConfig } from '../webarena/config.ts';
 import type { WebAction } from './action.ts';
@@ -40,6 +46,9 @@ export interface ActionOutcome {
   /** The page was not touched (the action was refused before it ran): nothing to observe anew. */
   untouched?: boolean;
 }
+
+/** A navigation the page itself cancelled (a 204, a download, a newer navigation): no failure. */
+const ABORTED = 'net::ERR_ABORTED';
 
 /** WebArena joins several start URLs (one tab each) with this. */
 const START_URL_SEPARATOR = ' |AND| ';
@@ -453,9 +462,23 @@ export class BrowserEpisode {
   private async afterInput(input: () => Promise<void>): Promise<ActionOutcome> {
     const before = new Set(this.context.pages());
     const tab = await this.adopt(this.current);
-    if ((await tab.input(input, this.options.navigationTimeoutMs)) === 'timeout') {
-      this.pendingError = `loading the page timed out after ${this.options.navigationTimeoutMs} ms`;
-      await tab.stopLoading();
+    // A page that failed to load (a refused connection) shows Chromium's error page, whose text
+    // the headless shell leaves empty: the observation's Error line says what failed, in either.
+    const onFailed = (request: Request) => {
+      const errorText = request.failure()?.errorText;
+      if (!request.isNavigationRequest() || request.frame().parentFrame() !== null) return;
+      if (errorText && errorText !== ABORTED) {
+        this.pendingError = `loading ${request.url()} failed: ${errorText}`;
+      }
+    };
+    this.context.on('requestfailed', onFailed);
+    try {
+      if ((await tab.input(input, this.options.navigationTimeoutMs)) === 'timeout') {
+        this.pendingError = `loading the page timed out after ${this.options.navigationTimeoutMs} ms`;
+        await tab.stopLoading();
+      }
+    } finally {
+      this.context.off('requestfailed', onFailed);
     }
     const opened = this.context.pages().filter((page) => !before.has(page));
     if (opened.length > 0) {
