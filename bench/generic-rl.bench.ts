@@ -15,6 +15,13 @@
  * fails there is the false-positive rate, and the share of its training episodes whose ending the
  * synthetic env left unjudged (out of the update) is recorded. BENCH_GENERIC_RL_ENVS narrows the
  * envs; BENCH_GENERIC_RL_SCRATCH=0 leaves out the from-scratch row.
+ *
+ * Model-based selection (BENCH_GENERIC_RL_VALIDATION, default 50; 0 turns it off): the last V
+ * offline tasks are held out of the DreamGym rows' training; the policy is evaluated on them in
+ * the synthetic env before training and after every iteration, and the trainer hands back the
+ * best of those weights (`keepBest`: the BC start where no iteration beat it). No real step and no
+ * test task is used to choose. The rows report both: the last iteration's weights ("from BC") and
+ * the kept ones ("kept by synthetic validation"), with the iteration kept (−1: BC's weights).
  */
 import { initTf } from '../src/core/tf.ts';
 import { isSuccess } from '../src/core/types.ts';
@@ -43,6 +50,7 @@ const EVAL = Number(process.env.BENCH_GENERIC_RL_EVAL ?? 100);
 const SCRATCH = process.env.BENCH_GENERIC_RL_SCRATCH !== '0';
 const REPLAY = 100;
 const KL = Number(process.env.BENCH_GENERIC_RL_KL ?? 5);
+const VALIDATION = Number(process.env.BENCH_GENERIC_RL_VALIDATION ?? 50);
 const GRPO = {
   algo: 'grpo' as const,
   tasksPerIteration: 16,
@@ -63,6 +71,7 @@ export default async function genericRlBench() {
     offlineEpisodes: OFFLINE,
     iterations: ITERATIONS,
     klCoef: KL,
+    validationTasks: VALIDATION,
     episodesPerRow: ITERATIONS * GRPO.tasksPerIteration * GRPO.groupSize,
     evalEpisodes: EVAL,
     envs,
@@ -75,6 +84,8 @@ type Row = {
   syntheticSuccesses?: number;
   /** Share of the training rollouts' episodes left out of the update as unjudged. */
   unjudged?: number;
+  /** Kept by synthetic validation: the iteration whose weights were kept (−1: the start). */
+  keptIteration?: number;
 };
 
 async function runSeed(env: string, seed: number): Promise<Record<string, Row>> {
@@ -95,7 +106,7 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
   const rows: Record<string, Row> = {};
   const log = (name: string) =>
     console.log(
-      `${env} seed ${seed} ${name}: held-out ${pct(rows[name]?.success ?? 0)}${rows[name]?.falsePositive === undefined ? '' : `, replay false-positive ${pct(rows[name]?.falsePositive ?? 0)} of ${rows[name]?.syntheticSuccesses} synthetic successes, ${pct(rows[name]?.unjudged ?? 0)} of training episodes unjudged`}`,
+      `${env} seed ${seed} ${name}: held-out ${pct(rows[name]?.success ?? 0)}${rows[name]?.keptIteration === undefined ? '' : ` (iteration ${rows[name]?.keptIteration} kept)`}${rows[name]?.falsePositive === undefined ? '' : `, replay false-positive ${pct(rows[name]?.falsePositive ?? 0)} of ${rows[name]?.syntheticSuccesses} synthetic successes, ${pct(rows[name]?.unjudged ?? 0)} of training episodes unjudged`}`,
     );
 
   const bc = cloned();
@@ -115,6 +126,9 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
   rows['real GRPO (from BC)'] = { success: await evaluate(real) };
   log('real GRPO (from BC)');
 
+  // The DreamGym rows train on the offline tasks but the last VALIDATION, which choose the weights.
+  const dreamTasks = setup.trainTasks.slice(0, setup.trainTasks.length - VALIDATION);
+  const validationTasks = setup.trainTasks.slice(dreamTasks.length);
   const dreamRows: Array<[string, () => ChoicePolicy]> = [['DreamGym GRPO (from BC)', cloned]];
   if (SCRATCH)
     dreamRows.push([
@@ -123,22 +137,42 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
     ]);
   for (const [name, start] of dreamRows) {
     const policy = start();
+    const iterations = config.iterations;
+    // The last iteration's weights, measured before the trainer hands back the kept ones.
+    let last: Row | undefined;
     const history = await train(
       {
         policy,
         makeEnv: synthetic,
-        trainTasks: setup.trainTasks,
+        trainTasks: dreamTasks,
         provenance: 'synthetic',
+        ...(VALIDATION > 0 && { makeEvalEnv: synthetic, evalTasks: validationTasks }),
+        onIteration: async (m) => {
+          if (m.iteration === iterations - 1) {
+            last = {
+              success: await evaluate(policy),
+              ...(await falsePositives(setup, synthetic, policy, seed)),
+            };
+          }
+        },
       },
-      config,
+      VALIDATION > 0
+        ? { ...config, evalEvery: 1, evalEpisodes: VALIDATION, keepBest: true }
+        : config,
     );
     const episodes = history.reduce((n, m) => n + m.rollout.episodes, 0);
-    rows[name] = {
-      success: await evaluate(policy),
-      ...(await falsePositives(setup, synthetic, policy, seed)),
-      unjudged: history.reduce((n, m) => n + m.rollout.unjudged, 0) / Math.max(1, episodes),
-    };
+    const unjudged = history.reduce((n, m) => n + m.rollout.unjudged, 0) / Math.max(1, episodes);
+    rows[name] = { ...(last as Row), unjudged };
     log(name);
+    const kept = history.at(-1)?.kept;
+    if (kept) {
+      const keptName = `${name}, kept by synthetic validation`;
+      rows[keptName] = {
+        success: kept.iteration === iterations - 1 ? (last as Row).success : await evaluate(policy),
+        keptIteration: kept.iteration,
+      };
+      log(keptName);
+    }
   }
   await buffer.close();
   return rows;

@@ -1,5 +1,6 @@
-import { type Tensor, tf } from '../core/tf.ts';
+import { tf } from '../core/tf.ts';
 import type { RecordedDecision, TrainablePolicy } from '../policy/policy.ts';
+import { snapshotWeights } from './weights.ts';
 
 /** GRPO's reference policy π_ref: scores recorded decisions without being trained. */
 export interface ReferencePolicy {
@@ -22,24 +23,19 @@ export function policyReference(policy: TrainablePolicy): ReferencePolicy {
  * forward pass and put the trained weights back, so no second copy of the policy is needed.
  */
 export function frozenReference(policy: TrainablePolicy): ReferencePolicy {
-  const frozen = policy.variables.map((v) => tf.keep(tf.clone(v)));
-  const load = (weights: readonly Tensor[]) => {
-    for (const [i, v] of policy.variables.entries()) v.assign(weights[i] as Tensor);
-  };
+  const frozen = snapshotWeights(policy);
   return {
     logProbs(decisions) {
-      const trained: Tensor[] = policy.variables.map((v) => tf.keep(tf.clone(v)));
+      const trained = snapshotWeights(policy);
       try {
-        load(frozen);
+        frozen.restore();
         return score(policy, decisions);
       } finally {
-        load(trained);
-        for (const t of trained) t.dispose();
+        trained.restore();
+        trained.dispose();
       }
     },
-    dispose: () => {
-      for (const t of frozen) t.dispose();
-    },
+    dispose: () => frozen.dispose(),
   };
 }
 

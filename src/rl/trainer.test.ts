@@ -243,6 +243,61 @@ describe('trainer', () => {
     expect(history[0]?.rollout.uninformative).toBe(0);
   });
 
+  it('with keepBest ends with the best evaluated weights: the start, where training only made it worse', async () => {
+    // A misleading training env (it pays the wrong picks), evaluated in the real bandit.
+    const misleading = () => {
+      const env = new PickBanditEnv();
+      const step = env.step.bind(env);
+      env.step = async (action: string) => {
+        const result = await step(action);
+        return result.terminated ? { ...result, reward: 1 - result.reward } : result;
+      };
+      return env;
+    };
+    const evalIo = { makeEvalEnv: makeEnv, evalTasks: tasks };
+    const config = { ...small, algo: 'grpo' as const, iterations: 3, evalEvery: 1 };
+    const started = async () => {
+      const policy = new ChoicePolicy({ seed: 1 });
+      await train({ policy, makeEnv, trainTasks: tasks }, { ...small, iterations: 4 });
+      return policy;
+    };
+
+    const kept = await started();
+    const start = await weights(kept);
+    const before = (await evaluate(kept, makeEnv, tasks, small)).successRate;
+    const history = await train(
+      { policy: kept, makeEnv: misleading, trainTasks: tasks, ...evalIo },
+      { ...config, keepBest: true },
+    );
+    // No evaluation beat the start (a tie keeps the earlier weights), and the last fell below it.
+    expect(history.every((m) => (m.eval?.successRate ?? 1) <= before)).toBe(true);
+    expect(history.at(-1)?.eval?.successRate).toBeLessThan(before);
+    expect(history.at(-1)?.kept).toEqual({ iteration: -1, eval: expect.any(Object) });
+    expect(history.at(-1)?.kept?.eval.successRate).toBe(before);
+    expect(await weights(kept)).toBe(start);
+
+    // Without it, the policy ends where the misleading rewards took it.
+    const last = await started();
+    await train({ policy: last, makeEnv: misleading, trainTasks: tasks, ...evalIo }, config);
+    expect((await evaluate(last, makeEnv, tasks, small)).successRate).toBeLessThan(before);
+  });
+
+  it('with keepBest keeps a later iteration where training helped, and refuses to run without evaluations', async () => {
+    const policy = new ChoicePolicy({ seed: 1 });
+    const io = { policy, makeEnv, trainTasks: tasks, makeEvalEnv: makeEnv, evalTasks: tasks };
+    const history = await train(io, { ...small, algo: 'grpo', evalEvery: 1, keepBest: true });
+    const kept = history.at(-1)?.kept;
+    expect(kept?.iteration).toBeGreaterThanOrEqual(0);
+    expect(kept?.eval.successRate).toBe(Math.max(...history.map((m) => m.eval?.successRate ?? 0)));
+    expect((await evaluate(policy, makeEnv, tasks, small)).successRate).toBe(
+      kept?.eval.successRate,
+    );
+    await expect(train(io, { ...small, keepBest: true })).rejects.toThrow(/set evalEvery/);
+    await expect(
+      train({ policy, makeEnv, trainTasks: tasks }, { ...small, evalEvery: 1, keepBest: true }),
+    ).rejects.toThrow(/give the trainer makeEvalEnv and evalTasks/);
+  });
+
   it('refuses GRPO without groups and unknown algorithms', async () => {
     const policy = new ChoicePolicy();
     await expect(

@@ -26,6 +26,7 @@ import {
 import { frozenReference, policyReference, type ReferencePolicy } from './reference.ts';
 import { type RolloutEpisode, rollout } from './rollout.ts';
 import { type Optimizer, type PolicySample, ppoUpdate, type UpdateMetrics } from './update.ts';
+import { snapshotWeights } from './weights.ts';
 
 /** A policy the trainer can switch between sampling (training) and greedy (evaluation). */
 export interface TrainerPolicy extends TrainablePolicy {
@@ -75,6 +76,14 @@ export interface TrainerConfig {
   evalEpisodes: number;
   /** Sampling temperature of evaluation episodes; 0 is greedy. */
   evalTemperature: number;
+  /**
+   * Evaluate the starting policy too, and end with the weights of the best evaluation (the
+   * highest success rate, then mean reward; a tie keeps the earlier): training then never hands
+   * back a policy its evaluations found worse than the one it started from. Needs `evalEvery`
+   * and an eval env. Evaluated in a synthetic env on tasks held out of training, it is model-based
+   * selection, with no real step. The checkpoint keeps the last iteration's weights. Default false.
+   */
+  keepBest: boolean;
   /** Episodes in flight at once. */
   concurrency: number;
   seed: number;
@@ -106,6 +115,7 @@ export const DEFAULT_TRAINER_CONFIG: TrainerConfig = {
   evalEvery: 5,
   evalEpisodes: 100,
   evalTemperature: 0,
+  keepBest: false,
   concurrency: 1,
   seed: 0,
   maxEpisodeSteps: 15,
@@ -142,6 +152,11 @@ export interface IterationMetrics {
   /** Interactions with the training env so far (real or synthetic, whichever it is). */
   envSteps: number;
   eval?: EvalMetrics;
+  /**
+   * With `keepBest`, on the last iteration: the iteration whose weights the policy ends with
+   * (−1: the weights it started from) and its evaluation.
+   */
+  kept?: { iteration: number; eval: EvalMetrics };
 }
 
 /** What the trainer trains, where, on which tasks, and where it writes. */
@@ -201,6 +216,12 @@ export async function train(
     }
   }
   if (io.outDir) await mkdir(io.outDir, { recursive: true });
+  if (config.keepBest && !(io.makeEvalEnv && io.evalTasks?.length)) {
+    optimizer.dispose();
+    throw new ConfigError(
+      'keepBest picks among evaluations: give the trainer makeEvalEnv and evalTasks (a synthetic env on tasks held out of training needs no real step).',
+    );
+  }
   if (start > 0 && config.klCoef > 0 && !io.reference) {
     optimizer.dispose();
     throw new ConfigError(
@@ -231,99 +252,121 @@ async function iterate(
   const { start, checkpoint, reference } = state;
   let { envSteps } = state;
   const history: IterationMetrics[] = [];
-  for (let iteration = start; iteration < config.iterations; iteration++) {
-    const seconds = { collect: 0, advantages: 0, update: 0, evaluate: 0 };
-    const rng = new Rng(config.seed).fork('iteration', iteration);
-    const affordable =
-      config.maxEnvSteps === undefined
-        ? config.tasksPerIteration
-        : Math.min(
-            config.tasksPerIteration,
-            Math.floor(
-              (config.maxEnvSteps - envSteps) / (config.maxEpisodeSteps * config.groupSize),
-            ),
-          );
-    if (affordable < 1) break;
-    const tasks = io.schedule
-      ? await io.schedule.next(iteration, affordable)
-      : rng.sample(io.trainTasks, affordable);
-
-    const episodes = await timed(seconds, 'collect', () =>
-      rollout({
-        makeEnv: io.makeEnv,
-        policy: io.policy,
-        tasks,
-        groupSize: config.groupSize,
-        concurrency: config.concurrency,
-        seed: rng.uint32(),
-        provenance: io.provenance ?? 'real-online',
-      }),
+  const evaluateNow = () =>
+    evaluate(
+      io.policy,
+      io.makeEvalEnv as () => Env,
+      (io.evalTasks as Task[]).slice(0, config.evalEpisodes),
+      config,
     );
-    envSteps += episodes.reduce((s, e) => s + e.steps.length, 0);
-    // Endings the synthetic env could not judge teach nothing: no advantage, no task variance.
-    const judged = episodes.filter((e) => isJudged(e.trajectory));
-    await io.schedule?.record?.(
-      judged.map((e) => ({ taskId: e.groupId, reward: finalReward(e.trajectory) })),
-    );
+  // keepBest: the best evaluated weights so far, the starting ones first.
+  let best = config.keepBest
+    ? { iteration: start - 1, eval: await evaluateNow(), weights: snapshotWeights(io.policy) }
+    : undefined;
+  try {
+    for (let iteration = start; iteration < config.iterations; iteration++) {
+      const seconds = { collect: 0, advantages: 0, update: 0, evaluate: 0 };
+      const rng = new Rng(config.seed).fork('iteration', iteration);
+      const affordable =
+        config.maxEnvSteps === undefined
+          ? config.tasksPerIteration
+          : Math.min(
+              config.tasksPerIteration,
+              Math.floor(
+                (config.maxEnvSteps - envSteps) / (config.maxEpisodeSteps * config.groupSize),
+              ),
+            );
+      if (affordable < 1) break;
+      const tasks = io.schedule
+        ? await io.schedule.next(iteration, affordable)
+        : rng.sample(io.trainTasks, affordable);
 
-    const learnt =
-      grpoLike(config) && config.dropUninformativeGroups ? informative(judged) : judged;
-    const samples = await timed(seconds, 'advantages', async () =>
-      withReference(toSamples(learnt, config), reference),
-    );
+      const episodes = await timed(seconds, 'collect', () =>
+        rollout({
+          makeEnv: io.makeEnv,
+          policy: io.policy,
+          tasks,
+          groupSize: config.groupSize,
+          concurrency: config.concurrency,
+          seed: rng.uint32(),
+          provenance: io.provenance ?? 'real-online',
+        }),
+      );
+      envSteps += episodes.reduce((s, e) => s + e.steps.length, 0);
+      // Endings the synthetic env could not judge teach nothing: no advantage, no task variance.
+      const judged = episodes.filter((e) => isJudged(e.trajectory));
+      await io.schedule?.record?.(
+        judged.map((e) => ({ taskId: e.groupId, reward: finalReward(e.trajectory) })),
+      );
 
-    const update = await timed(seconds, 'update', async () =>
-      ppoUpdate(io.policy, optimizer, samples, {
-        epochs: config.epochs,
-        minibatchSize: config.minibatchSize,
-        clip: config.clip,
-        valueCoef: config.algo === 'ppo' ? config.valueCoef : 0,
-        entropyCoef: config.entropyCoef,
-        klCoef: reference ? config.klCoef : 0,
-        normalizeAdvantages: config.algo === 'ppo',
-        seed: rng.uint32(),
-      }),
-    );
+      const learnt =
+        grpoLike(config) && config.dropUninformativeGroups ? informative(judged) : judged;
+      const samples = await timed(seconds, 'advantages', async () =>
+        withReference(toSamples(learnt, config), reference),
+      );
 
-    const last =
-      iteration === config.iterations - 1 ||
-      (config.maxEnvSteps !== undefined &&
-        config.maxEnvSteps - envSteps < config.maxEpisodeSteps * config.groupSize);
-    const due = config.evalEvery > 0 && ((iteration + 1) % config.evalEvery === 0 || last);
-    const evalMetrics =
-      due && io.makeEvalEnv && io.evalTasks
-        ? await timed(seconds, 'evaluate', () =>
-            evaluate(
-              io.policy,
-              io.makeEvalEnv as () => Env,
-              (io.evalTasks as Task[]).slice(0, config.evalEpisodes),
-              config,
-            ),
-          )
-        : undefined;
+      const update = await timed(seconds, 'update', async () =>
+        ppoUpdate(io.policy, optimizer, samples, {
+          epochs: config.epochs,
+          minibatchSize: config.minibatchSize,
+          clip: config.clip,
+          valueCoef: config.algo === 'ppo' ? config.valueCoef : 0,
+          entropyCoef: config.entropyCoef,
+          klCoef: reference ? config.klCoef : 0,
+          normalizeAdvantages: config.algo === 'ppo',
+          seed: rng.uint32(),
+        }),
+      );
 
-    const metrics: IterationMetrics = {
-      iteration,
-      seconds,
-      rollout: { ...rolloutStats(episodes), uninformative: judged.length - learnt.length },
-      update: {
-        ...update,
-        explainedVariance: explainedVariance(
-          samples.map((s) => s.value),
-          samples.map((s) => s.return),
-        ),
-      },
-      envSteps,
-      ...(evalMetrics && { eval: evalMetrics }),
-    };
-    history.push(metrics);
-    if (io.outDir && checkpoint) {
-      await appendFile(join(io.outDir, 'metrics.jsonl'), `${JSON.stringify(metrics)}\n`);
-      await saveCheckpoint(checkpoint, io.policy, optimizer, { iteration, envSteps, config });
+      const last =
+        iteration === config.iterations - 1 ||
+        (config.maxEnvSteps !== undefined &&
+          config.maxEnvSteps - envSteps < config.maxEpisodeSteps * config.groupSize);
+      const due = config.evalEvery > 0 && ((iteration + 1) % config.evalEvery === 0 || last);
+      const evalMetrics =
+        due && io.makeEvalEnv && io.evalTasks
+          ? await timed(seconds, 'evaluate', evaluateNow)
+          : undefined;
+      if (best && evalMetrics && better(evalMetrics, best.eval)) {
+        best.weights.dispose();
+        best = { iteration, eval: evalMetrics, weights: snapshotWeights(io.policy) };
+      }
+
+      const metrics: IterationMetrics = {
+        iteration,
+        seconds,
+        rollout: { ...rolloutStats(episodes), uninformative: judged.length - learnt.length },
+        update: {
+          ...update,
+          explainedVariance: explainedVariance(
+            samples.map((s) => s.value),
+            samples.map((s) => s.return),
+          ),
+        },
+        envSteps,
+        ...(evalMetrics && { eval: evalMetrics }),
+        ...(best && last && { kept: { iteration: best.iteration, eval: best.eval } }),
+      };
+      history.push(metrics);
+      if (io.outDir && checkpoint) {
+        await appendFile(join(io.outDir, 'metrics.jsonl'), `${JSON.stringify(metrics)}\n`);
+        await saveCheckpoint(checkpoint, io.policy, optimizer, { iteration, envSteps, config });
+      }
+      await io.onIteration?.(metrics);
     }
-    await io.onIteration?.(metrics);
+    best?.weights.restore();
+    return history;
+  } finally {
+    best?.weights.dispose();
   }
-  return history;
+}
+
+/** A higher success rate, or the same with a higher mean reward. */
+function better(a: EvalMetrics, b: EvalMetrics): boolean {
+  return (
+    a.successRate > b.successRate ||
+    (a.successRate === b.successRate && a.meanReward > b.meanReward)
+  );
 }
 
 /** The samples with their log-probabilities under the reference, where there is one. */
@@ -473,6 +516,11 @@ function validate(config: TrainerConfig): void {
   }
   if (!Number.isFinite(config.klCoef) || config.klCoef < 0) {
     throw new ConfigError(`trainer config klCoef must be 0 or more, got ${config.klCoef}.`);
+  }
+  if (config.keepBest && config.evalEvery < 1) {
+    throw new ConfigError(
+      'keepBest picks among evaluations: set evalEvery to 1 or more (and give makeEvalEnv and evalTasks).',
+    );
   }
   if (config.algo === 'grpo' && config.groupSize < 2) {
     throw new ConfigError('GRPO compares rollouts of the same task: set groupSize to 2 or more.');
