@@ -47,9 +47,9 @@ CMD ["serve", "--env", "webshop", "--host", "0.0.0.0"]
 FROM runtime AS web
 USER root
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-liberation \
+ && apt-get install -y --no-install-recommends chromium-headless-shell fonts-liberation \
  && rm -rf /var/lib/apt/lists/*
-ENV DREAMGYM_CHROMIUM=/usr/bin/chromium
+ENV DREAMGYM_CHROMIUM=/usr/lib/chromium/chromium-headless-shell
 USER node
 
 # The default target is the last stage; keep the small one the default.
