@@ -57,6 +57,8 @@ export class WebKnowledge {
   readonly starts: Array<{ instruction: string } & SeenPage> = [];
   /** URL path → the distinct pages loaded there (at most {@link VIEWS_PER_PATH}), in order seen. */
   readonly views = new Map<string, SeenPage[]>();
+  /** `isParameter`'s answers by path and segment: they depend on the paths seen alone. */
+  private readonly parameters = new Map<string, boolean>();
   /** `from path, verb, role 'name'` → what followed, in the order seen. */
   readonly edges = new Map<string, Outcome[]>();
   /** `verb, role 'name'` → what followed, from any page. */
@@ -209,6 +211,16 @@ export class WebKnowledge {
    * (`/f/jazz` and `/f/cooking` share `f`; `/search` and `/submit` share nothing: other pages).
    */
   private isParameter(seen: string, value: string): boolean {
+    const key = `${seen}\u0000${value}`;
+    let known = this.parameters.get(key);
+    if (known === undefined) {
+      known = this.differsAlone(seen, value);
+      this.parameters.set(key, known);
+    }
+    return known;
+  }
+
+  private differsAlone(seen: string, value: string): boolean {
     if (value === '') return false;
     if (seen.replace(/\?.*$/, '').split('/').filter(Boolean).length < 2) return false;
     for (const other of this.views.keys()) {
@@ -248,6 +260,8 @@ export class WebKnowledge {
     )
       return;
     pages.push({ observation, origin });
+    // A new path may make a segment of another a parameter.
+    if (!this.views.has(key)) this.parameters.clear();
     this.views.set(key, pages);
   }
 
