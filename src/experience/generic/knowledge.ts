@@ -125,6 +125,8 @@ interface Learnt {
   outcome: OutcomeModel;
   weights: Map<string, Map<string, number>>;
   features: WeakMap<RealStep, Set<string>>;
+  /** Each step's `outcomeLabel`, once worked out. */
+  outcomes: WeakMap<RealStep, string>;
   /** Weights' key (a template or a kind) → each step's summed feature weight under them. */
   totals: Map<string, WeakMap<RealStep, number>>;
   /** Each episode's instruction as content and phrasing words. */
@@ -256,7 +258,13 @@ export class GenericKnowledge {
 
   /** What a real step led to, coarsely (see `outcomeLabel`): the outcome its context should tell. */
   outcomeOf(step: RealStep): string {
-    return outcomeLabel(step, this.taskWords, this.ready().grammar);
+    const learnt = this.ready();
+    let label = learnt.outcomes.get(step);
+    if (label === undefined) {
+      label = outcomeLabel(step, this.taskWords, learnt.grammar);
+      learnt.outcomes.set(step, label);
+    }
+    return label;
   }
 
   /**
@@ -410,6 +418,7 @@ export class GenericKnowledge {
       outcome: OutcomeModel.fit([]),
       weights: new Map(),
       features: new WeakMap(),
+      outcomes: new WeakMap(),
       totals: new Map(),
       taskSets: this.episodes.map((e) => this.taskSets(e.trajectory.task.instruction)),
       similar: new Map(),
