@@ -1,3 +1,5 @@
+import { memoize } from './memo.ts';
+
 /** Small text utilities: words, budgets and prices in instructions and pages, action context. */
 
 const STOPWORDS = new Set(
@@ -8,15 +10,27 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
-/** Lower-cased words and numbers (a decimal point kept inside numbers, e.g. `40.00`). */
-export function words(text: string): string[] {
-  return text.toLowerCase().match(/[a-z0-9]+(?:\.[0-9]+)?/g) ?? [];
+/**
+ * Lower-cased words and numbers (a decimal point kept inside numbers, e.g. `40.00`). Remembered
+ * for short texts (features and experience models split the same labels and lines over and over),
+ * so the array is shared: read only.
+ */
+export function words(text: string): readonly string[] {
+  return text.length <= MEMO_TEXT ? rememberedWords(text) : splitWords(text);
 }
 
-/** {@link words} without stopwords: the words that carry a request's content. */
-export function contentWords(text: string): string[] {
-  return words(text).filter((w) => !STOPWORDS.has(w));
+/** {@link words} without stopwords: the words that carry a request's content. Read only. */
+export function contentWords(text: string): readonly string[] {
+  return text.length <= MEMO_TEXT ? rememberedContent(text) : splitContent(text);
 }
+
+/** Texts up to this length have their words remembered (longer ones rarely recur whole). */
+const MEMO_TEXT = 2_000;
+const splitWords = (text: string): string[] =>
+  text.toLowerCase().match(/[a-z0-9]+(?:\.[0-9]+)?/g) ?? [];
+const splitContent = (text: string): string[] => words(text).filter((w) => !STOPWORDS.has(w));
+const rememberedWords = memoize((text) => Object.freeze(splitWords(text)));
+const rememberedContent = memoize((text) => Object.freeze(splitContent(text)));
 
 /** A budget stated in an instruction ("lower than 40.00 dollars", "under 30 dollars"). */
 export function budgetOf(instruction: string): number | undefined {

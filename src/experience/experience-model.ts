@@ -35,6 +35,12 @@ export interface ExperiencePrediction {
  */
 export interface ExperienceModel {
   readonly id: string;
+  /**
+   * False when `predict` reads no `request.demonstrations`: a model that learnt the buffer as a
+   * whole beforehand (the LLM-free ones index its real episodes themselves). The synthetic env
+   * then retrieves none per step, which would cost time and tell nothing. Default true.
+   */
+  readonly readsDemonstrations?: boolean;
   /** The first observation of an episode of `task`; `demonstrations` are real episode starts. */
   initial(task: Task, demonstrations: readonly RetrievedTransition[]): Promise<Observation>;
   /** The next state, reward and termination after `request.action`. */

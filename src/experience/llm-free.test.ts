@@ -158,28 +158,34 @@ describe('LLM-free webshop experience model', () => {
   it('mixes synthetic demonstrations in at realShare, real ones filling in when there are none', async () => {
     const own = SqliteReplayBuffer.open();
     await own.add(offline.slice(0, 20));
-    const model = await llmFreeModel('webshop', own);
-    const make = () =>
-      new SyntheticEnv({
-        env: 'webshop',
-        model,
-        buffer: own,
-        k: 4,
-        realShare: 0.5,
-      });
-    const kinds = async () => {
-      const env = make();
+    const learnt = await llmFreeModel('webshop', own);
+    // The LLM-free model reads no per-step demonstrations, so none are retrieved for it; the
+    // same model seen as one that reads them (an LLM's place) gets the mix.
+    const reading: ExperienceModel = {
+      id: learnt.id,
+      initial: (task, demos) => learnt.initial(task, demos),
+      predict: (request) => learnt.predict(request),
+    };
+    const step = async (model: ExperienceModel, realShare = 0.5) => {
+      const env = new SyntheticEnv({ env: 'webshop', model, buffer: own, k: 4, realShare });
       await env.reset({ task: tasks[0] as Task });
-      const { info } = await env.step('search[red]');
+      return env.step('search[red]');
+    };
+    const kinds = async () => {
+      const { info } = await step(reading);
       const ids = info.demonstrations as string[];
       return ids.map((id) => (id.startsWith('syn-') ? 'synthetic' : 'real'));
     };
+    expect(learnt.readsDemonstrations).toBe(false);
+    const unread = await step(learnt);
+    expect(unread.info.demonstrations).toEqual([]);
+    expect(unread.observation).toEqual((await step(reading)).observation);
     expect(await kinds()).toEqual(['real', 'real', 'real', 'real']); // nothing synthetic yet
     await own.add(relabel(offline.slice(0, 20), 'synthetic', 'syn'));
     expect((await kinds()).sort()).toEqual(['real', 'real', 'synthetic', 'synthetic']);
-    expect(() => new SyntheticEnv({ env: 'webshop', model, buffer: own, realShare: 1.5 })).toThrow(
-      /realShare must be between 0 and 1/,
-    );
+    expect(
+      () => new SyntheticEnv({ env: 'webshop', model: learnt, buffer: own, realShare: 1.5 }),
+    ).toThrow(/realShare must be between 0 and 1/);
     await own.close();
   });
 

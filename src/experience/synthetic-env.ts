@@ -114,7 +114,10 @@ export class SyntheticEnv implements Env {
         info: { invalidAction: refusal },
       });
     }
-    const demonstrations = await this.demonstrations({ state, action, task });
+    const demonstrations =
+      this.options.model.readsDemonstrations === false
+        ? []
+        : await this.demonstrations({ state, action, task });
     try {
       const prediction = await this.options.model.predict({
         task,

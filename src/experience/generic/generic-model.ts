@@ -69,6 +69,8 @@ const MAX_STARTS = 10_000;
  */
 export class GenericExperienceModel implements ExperienceModel {
   readonly id = 'llm-free/generic';
+  /** It learnt the buffer's real episodes beforehand; per-step demonstrations tell it nothing. */
+  readonly readsDemonstrations = false;
   private readonly starts = new Map<string, Observation>();
 
   constructor(readonly knowledge: GenericKnowledge) {}

@@ -40,6 +40,8 @@ import { roomLike } from './room.ts';
  */
 export class HouseholdExperienceModel implements ExperienceModel {
   readonly id = 'llm-free/household';
+  /** It learnt the buffer's real episodes beforehand; per-step demonstrations tell it nothing. */
+  readonly readsDemonstrations = false;
 
   constructor(private readonly knowledge: HouseholdKnowledge) {}
 

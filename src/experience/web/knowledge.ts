@@ -1,3 +1,4 @@
+import { memoize } from '../../core/memo.ts';
 import { words } from '../../core/text.ts';
 import { type Observation, type Trajectory, transitions } from '../../core/types.ts';
 import {
@@ -299,14 +300,19 @@ export function mostAlike<T extends SeenPage>(pages: readonly T[], like: string 
 
 /** Share of lines two pages have in common, ids and indentation ignored (Jaccard). */
 export function overlap(a: string, b: string): number {
-  const lines = (text: string) =>
-    new Set(text.split('\n').map((l) => l.replace(/^\t*(\[[^\]]*\] )?/, '')));
-  const x = lines(a);
-  const y = lines(b);
+  const x = linesOf(a);
+  const y = linesOf(b);
   let shared = 0;
   for (const l of x) if (y.has(l)) shared++;
   return shared / Math.max(1, x.size + y.size - shared);
 }
+
+/** A page's lines without indentation and element ids (the buffer's pages recur: remembered). */
+const linesOf = memoize(
+  (text: string): ReadonlySet<string> =>
+    new Set(text.split('\n').map((l) => l.replace(/^\t*(\[[^\]]*\] )?/, ''))),
+  5_000,
+);
 
 /** The verb of a site-graph edge, or undefined for actions that do not act on an element. */
 export function edgeVerb(kind: string, submits: boolean): string | undefined {

@@ -71,6 +71,8 @@ const TEXT_FIELDS = new Set(['textbox', 'searchbox', 'combobox', 'textarea', 'sp
  */
 export class WebExperienceModel implements ExperienceModel {
   readonly id = 'llm-free/web';
+  /** It learnt the buffer's real episodes beforehand; per-step demonstrations tell it nothing. */
+  readonly readsDemonstrations = false;
 
   constructor(private readonly knowledge: WebKnowledge) {}
 

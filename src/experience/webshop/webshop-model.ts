@@ -45,6 +45,8 @@ const SURE_LISTING = 0.75;
  */
 export class WebShopExperienceModel implements ExperienceModel {
   readonly id = 'llm-free/webshop';
+  /** It learnt the buffer's real episodes beforehand; per-step demonstrations tell it nothing. */
+  readonly readsDemonstrations = false;
 
   constructor(private readonly knowledge: WebShopKnowledge) {}
 

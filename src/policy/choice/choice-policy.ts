@@ -11,6 +11,7 @@ import type {
   TrainablePolicy,
 } from '../policy.ts';
 import { choiceFeatures, defaultFeatureSizes, usesPageFeatures } from './families.ts';
+import { DecisionMemo } from './decision-memo.ts';
 import type { ChoiceFeatures, Decision } from './feature-set.ts';
 import type { FeatureSizes } from './features.ts';
 import { ChoiceNetwork, type NetworkWeights } from './network.ts';
@@ -77,6 +78,11 @@ export class ChoicePolicy implements TrainablePolicy {
       features: Omit<FeaturizedDecision, 'chosen'>;
     }
   >();
+  /** The candidates and features of every decision `act` met, for the next time it meets it. */
+  private readonly memo = new DecisionMemo<{
+    candidates: readonly string[];
+    features: Omit<FeaturizedDecision, 'chosen'>;
+  }>();
 
   constructor(options: ChoicePolicyOptions = {}) {
     this.options = {
@@ -123,8 +129,10 @@ export class ChoicePolicy implements TrainablePolicy {
       history: context.history.map((s) => s.action),
       observations: context.history.map((s) => s.observation),
     };
-    const candidates = this.candidates(observation, decision.observations);
-    const features = this.features(decision, candidates);
+    const { candidates, features } = this.memo.get(decision, () => {
+      const candidates = this.candidates(observation, decision.observations);
+      return { candidates, features: this.features(decision, candidates) };
+    });
     this.acted.set(observation, { history: decision.history, candidates, features });
     const [logits, value] = tf.tidy(() => {
       const [actions, states, groupStates] = this.assemble([features]);
@@ -229,6 +237,7 @@ export class ChoicePolicy implements TrainablePolicy {
   /** Frees the policy's tensors. */
   dispose(): void {
     this.network.dispose();
+    this.memo.clear();
   }
 
   /**

@@ -60,7 +60,7 @@ for (const family of PAGE_FAMILIES) {
  * network cannot do by itself).
  */
 export interface DecisionView {
-  instructionWords: string[];
+  instructionWords: readonly string[];
   wanted: Set<string>;
   bigrams: Set<string>;
   /** Numbers the instruction names besides its budget (sizes, counts). */

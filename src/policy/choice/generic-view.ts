@@ -76,7 +76,7 @@ export interface GenericView {
   asked: Set<string>;
   /** The question's opening words (`how_many`, `what_is`). */
   question: string;
-  questionWords: string[];
+  questionWords: readonly string[];
   entities: string[];
   current: ObservationRecord[];
   earlier: ObservationRecord[];

@@ -6,7 +6,7 @@ import { isPhraseOf, type PageOptions, pageOptions } from './page-options.ts';
 
 /** A shop decision's facts: the page's option groups and what the episode saw of items. */
 export interface ShopView {
-  instructionWords: string[];
+  instructionWords: readonly string[];
   options: PageOptions;
   /** What the episode has seen of the item open now and which items it left. */
   item: ItemEvidence;

@@ -16,7 +16,7 @@ export interface WebView {
   candidates: Map<string, WebCandidate>;
   facts: WebFacts;
   pageKind: string;
-  instructionWords: string[];
+  instructionWords: readonly string[];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { memoize } from '../../core/memo.ts';
 import { contentWords, words } from '../../core/text.ts';
 import type { Observation } from '../../core/types.ts';
 import { parseTree, prop } from '../../envs/formats/web-tree.ts';
@@ -116,7 +117,7 @@ export function webFacts(
 export function webRelations(facts: WebFacts, c: WebCandidate): Float32Array {
   const out = new Float32Array(WEB_RELATIONS);
   const name = c.name.toLowerCase().trim();
-  const nameStems = contentWords(c.name).map(stem);
+  const nameStems = stems(c.name);
   const is = (entity: string) => name === entity || name === `f/${entity}`;
   out[0] = name && facts.entities.some(is) ? 1 : 0;
   out[1] = name && facts.entities.some((e) => !is(e) && containsPhrase(name, e)) ? 1 : 0;
@@ -124,27 +125,18 @@ export function webRelations(facts: WebFacts, c: WebCandidate): Float32Array {
   out[3] = facts.asked.size
     ? nameStems.filter((w) => facts.asked.has(w)).length / facts.asked.size
     : 0;
-  out[4] = c.url ? share(urlWords(c.url), facts.asked) : 0;
+  out[4] = c.url ? share(urlWordsOf(c.url), facts.asked) : 0;
   const block = c.block.toLowerCase();
   out[5] = block && facts.entities.some((e) => containsPhrase(block, e)) ? 1 : 0;
-  out[6] = block
-    ? Math.min(
-        1,
-        contentWords(block)
-          .map(stem)
-          .filter((w) => facts.asked.has(w)).length / 4,
-      )
-    : 0;
-  const near = contentWords(c.near)
-    .filter((w) => !/\d/.test(w))
-    .map(stem);
+  out[6] = block ? Math.min(1, stems(block).filter((w) => facts.asked.has(w)).length / 4) : 0;
+  const near = stemsWithoutNumbers(c.near);
   out[7] = share(near, facts.asked);
   out[8] = near.some((w) => facts.asked.has(w)) ? 1 : 0;
   if (c.verb === 'stop' && name) out[9] = nameStems.every((w) => facts.asked.has(w)) ? 1 : 0;
   if (c.verb === 'type') {
     out[10] = facts.typed.has(name) ? 1 : 0;
     out[11] = c.field && c.field.value.toLowerCase() === name ? 1 : 0;
-    const label = new Set(contentWords(c.field?.label ?? '').map(stem));
+    const label = new Set(stems(c.field?.label ?? ''));
     const quote = facts.quotes.find((q) => q.text === name);
     if (quote && label.size > 0) out[12] = [...quote.cue].some((w) => label.has(w)) ? 1 : -1;
   }
@@ -170,6 +162,20 @@ export function webRelations(facts: WebFacts, c: WebCandidate): Float32Array {
   out[23] = facts.urlCover;
   return out;
 }
+
+/**
+ * A text's content words, stemmed; {@link stemsWithoutNumbers} without numbers; a URL's {@link urlWords}.
+ * Remembered: a page's names, items and links recur in every decision on it.
+ */
+const stems = memoize((text: string): readonly string[] => contentWords(text).map(stem), 10_000);
+const stemsWithoutNumbers = memoize(
+  (text: string): readonly string[] =>
+    contentWords(text)
+      .filter((w) => !/\d/.test(w))
+      .map(stem),
+  10_000,
+);
+const urlWordsOf = memoize(urlWords, 10_000);
 
 /** A crude stemmer, enough to match "titled" with "Title" and "comments" with "comment". */
 export function stem(word: string): string {
