@@ -10,8 +10,8 @@ import type {
   RecordedDecision,
   TrainablePolicy,
 } from '../policy.ts';
-import { choiceFeatures, defaultFeatureSizes, usesPageFeatures } from './families.ts';
 import { DecisionMemo } from './decision-memo.ts';
+import { choiceFeatures, defaultFeatureSizes, usesPageFeatures } from './families.ts';
 import type { ChoiceFeatures, Decision } from './feature-set.ts';
 import type { FeatureSizes } from './features.ts';
 import { ChoiceNetwork, type NetworkWeights } from './network.ts';
