@@ -71,6 +71,17 @@ describe('dreamgym CLI', () => {
     expect(webBudget.code).toBe(1);
     expect(webBudget.stderr).toContain('demo --env web does not use --budget (');
     expect(webBudget.stderr).toContain('drop it.');
+    // The web ablation compares the curriculum with its absence: off against off is refused.
+    const offAblation = await dreamgym([
+      'demo',
+      '--env',
+      'web',
+      '--ablations',
+      '--web-curriculum',
+      'off',
+    ]);
+    expect(offAblation.code).toBe(1);
+    expect(offAblation.stderr).toContain('drop --web-curriculum off');
     const shopCurriculum = await dreamgym(['demo', '--web-curriculum', 'variance']);
     expect(shopCurriculum.code).toBe(1);
     expect(shopCurriculum.stderr).toContain('demo --env webshop does not use --web-curriculum');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { wilson } from '../report/stats.ts';
 import type { TaskOutcome, WebDemoResult, WebDemoRow } from './web-demo.ts';
-import { pairedWithBaseline, webDemoReport } from './web-demo-report.ts';
+import { webDemoReport } from './web-demo-report.ts';
+import { pairedWithBaseline } from './web-rows.ts';
 
 const kinds: Array<TaskOutcome['kind']> = ['information', 'information', 'navigation', 'change'];
 function row(method: string, solved: number[], ids = ['t0', 't1', 't2', 't3']): WebDemoRow {

@@ -2,45 +2,13 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WEB_TASK_KINDS } from '../envs/web/webarena/task-kind.ts';
 import { formatPaperFigure, PAPER_CITATION, paperFigureFor } from '../report/paper-reference.ts';
-import { formatRate, mcnemarExact } from '../report/stats.ts';
-import type { TaskOutcome, WebDemoResult, WebDemoRow } from './web-demo.ts';
-
-/** A row's method without its parenthesis (`DreamGym GRPO`, `real RL, if it were possible`). */
-export const methodKey = (method: string): string => method.split(' (')[0] as string;
+import { formatRate } from '../report/stats.ts';
+import { webCurriculumReport } from './web-curriculum-report.ts';
+import type { WebDemoResult } from './web-demo.ts';
+import { methodKey, pairedWithBaseline, share } from './web-rows.ts';
 
 /** The row every trained row is compared with, task by task. */
 const BASELINE = /^BC\b/;
-
-/** `12/70 (17%)`, or `–` when no task is of the kind. */
-export function share(outcomes: readonly TaskOutcome[]): string {
-  if (outcomes.length === 0) return '–';
-  const solved = outcomes.filter((o) => o.reward >= 1).length;
-  return `${solved}/${outcomes.length} (${((100 * solved) / outcomes.length).toFixed(0)}%)`;
-}
-
-/**
- * A row against the baseline on the same held-out tasks: tasks only it solved, tasks only the
- * baseline solved, and McNemar's exact p for that split. Undefined when the rows' tasks differ.
- */
-export function pairedWithBaseline(
-  row: WebDemoRow,
-  baseline: WebDemoRow,
-): { better: number; worse: number; p: number } | undefined {
-  if (
-    row.outcomes.length !== baseline.outcomes.length ||
-    row.outcomes.some((o, i) => o.taskId !== baseline.outcomes[i]?.taskId)
-  )
-    return undefined;
-  let better = 0;
-  let worse = 0;
-  row.outcomes.forEach((o, i) => {
-    const solved = o.reward >= 1;
-    const baselineSolved = (baseline.outcomes[i] as TaskOutcome).reward >= 1;
-    if (solved && !baselineSolved) better++;
-    if (!solved && baselineSolved) worse++;
-  });
-  return { better, worse, p: mcnemarExact(better, worse) };
-}
 
 /**
  * The web table in markdown, with the paper's Table 1 figure for each row it has one for; then,
@@ -77,6 +45,7 @@ export function webDemoReport(result: WebDemoResult): string {
     `|---|---|${kinds.map(() => '---|').join('')}---|`,
     ...byKind,
     '',
+    ...withBlank(webCurriculumReport([result])),
     ...result.sites.map(
       (s) =>
         `${s.site}: offline data ${s.offlineTransitions} real transitions (${(100 * s.offlineSuccessRate).toFixed(0)}% of episodes successful); RL rows trained on ${s.rlTasks} tasks${result.options.experience && result.options.experience !== 'auto' ? ` in the synthetic env of the ${result.options.experience} LLM-free experience model` : ''}; a real browser step took ${s.realStepMs.toFixed(0)} ms, a synthetic step ${s.syntheticStepMs.toFixed(1)} ms (${(s.realStepMs / Math.max(1e-9, s.syntheticStepMs)).toFixed(0)}× faster).`,
@@ -84,6 +53,10 @@ export function webDemoReport(result: WebDemoResult): string {
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/** `lines` and a blank line after them, or nothing. */
+export const withBlank = (lines: readonly string[]): string[] =>
+  lines.length > 0 ? [...lines, ''] : [];
 
 /** Writes {@link webDemoReport} to `outDir/report.md`; returns its path. */
 export async function writeWebDemoReport(result: WebDemoResult, outDir: string): Promise<string> {

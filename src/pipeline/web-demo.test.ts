@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DreamTrainingJob, trainDream } from './dream-training.ts';
 import { runWebDemo, type WebDemoResult, type WebDemoRow } from './web-demo.ts';
-import { pairedWithBaseline, writeWebDemoReport } from './web-demo-report.ts';
+import { writeWebDemoReport } from './web-demo-report.ts';
+import { pairedWithBaseline } from './web-rows.ts';
 
 /**
  * A tiny web demo end to end in a real Chromium (it fails naming the fix when there is none):

@@ -81,6 +81,9 @@ export interface WebDemoOptions {
   onProgress?: (line: string) => void;
 }
 
+/** The row the curriculum ablation adds: DreamGym GRPO trained on the seed tasks uniformly. */
+export const UNIFORM_GRPO_ROW = 'DreamGym GRPO − curriculum';
+
 /** One held-out episode's outcome: its task, the task's kind (WebArena's), the evaluator's reward. */
 export interface TaskOutcome {
   taskId: string;
@@ -393,7 +396,7 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
       const dir = join(options.outDir, `${name}-dreamgym-grpo-uniform`);
       log(`${site}: DreamGym GRPO without the curriculum (the ablation)`);
       const uniform = await dreamJob('grpo', 'off', dir);
-      await row('DreamGym GRPO − curriculum', trained(dir, uniform));
+      await row(UNIFORM_GRPO_ROW, trained(dir, uniform));
     }
     if (!options.skipRealRl) {
       // The real steps DreamGym GRPO's training time buys in the browser (at the same parallelism).

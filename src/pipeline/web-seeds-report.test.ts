@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { wilson } from '../report/stats.ts';
 import type { TaskOutcome, WebDemoResult, WebDemoRow } from './web-demo.ts';
-import { methodKey } from './web-demo-report.ts';
 import type { WebSeedsResult } from './web-demo-seeds.ts';
+import { methodKey } from './web-rows.ts';
 import { headlineComparison, webSeedsReport } from './web-seeds-report.ts';
 
 const TASKS = 10;

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { WEB_TASK_KINDS } from '../envs/web/webarena/task-kind.ts';
 import { formatPaperFigure, PAPER_CITATION, paperFigureFor } from '../report/paper-reference.ts';
 import { acrossSeeds, formatRate, mcnemarExact, pairedAcrossSeeds } from '../report/stats.ts';
+import { webCurriculumReport } from './web-curriculum-report.ts';
 import type { WebDemoRow } from './web-demo.ts';
-import { methodKey, pairedWithBaseline, share } from './web-demo-report.ts';
 import type { WebSeedsResult } from './web-demo-seeds.ts';
+import { methodKey, pairedWithBaseline, share } from './web-rows.ts';
 
 /** The paper's headline bar: DreamGym over the best baseline where real RL is infeasible. */
 export const WEB_HEADLINE_RATIO = 1.3;
@@ -104,6 +105,7 @@ export function webSeedsReport(result: WebSeedsResult): string {
     methods.some((m) => m.bySeed.some((r) => r?.outcomes.some((o) => o.kind === k))),
   );
   const tasks = result.runs[0]?.options.evalEpisodes ?? 0;
+  const curriculum = webCurriculumReport(result.runs);
   const lines = [
     `Held-out success in the real browser, ${tasks} test tasks a site, seeds ${result.seeds.join(', ')}; mean with a 95% Student-t interval across seeds:`,
     '',
@@ -131,6 +133,7 @@ export function webSeedsReport(result: WebSeedsResult): string {
       (m) =>
         `| ${m.site} | ${m.key} | ${kinds.map((k) => share(m.bySeed.flatMap((r) => r?.outcomes.filter((o) => o.kind === k) ?? []))).join(' | ')} |`,
     ),
+    ...(curriculum.length > 0 ? ['', ...curriculum] : []),
   ];
   return `${lines.join('\n')}\n`;
 }

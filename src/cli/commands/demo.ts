@@ -40,9 +40,10 @@ const WEBSHOP_ONLY = [
   'realStepSeconds',
   'realStepCost',
   'full',
-  'ablations',
   'coEvolve',
 ];
+/** Web `--ablations`: synthetic successes of each task origin replayed in the browser, per GRPO row. */
+const WEB_ABLATION_REPLAYS = 30;
 /**
  * Web RL: groups of 8 (of 4, few groups had both a success and a failure), no entropy bonus (it
  * undid what BC had learnt). Measured on the forum, seed 0, greedy held-out success: BC 21.7%;
@@ -121,7 +122,7 @@ export function demoCommand(program: Command): void {
     )
     .option(
       '--ablations',
-      'run the ablation table instead (no curriculum, retrieval, history, co-evolution)',
+      `run the ablation table instead (no curriculum, retrieval, history, co-evolution); web: the curriculum's (DreamGym GRPO with the curriculum, variance unless told, and without it, ${WEB_ABLATION_REPLAYS} synthetic successes of each task origin replayed in the browser)`,
     )
     .option(
       '--co-evolve',
@@ -157,6 +158,11 @@ export function demoCommand(program: Command): void {
             `demo --env ${o.env} does not use ${ignored.join(', ')} (the web table has no real-env budget: DreamGym trains in the synthetic env only); drop ${ignored.length > 1 ? 'them' : 'it'}.`,
           );
         }
+        if (o.ablations && o.webCurriculum === 'off' && given('webCurriculum')) {
+          throw new ConfigError(
+            'demo --env web --ablations compares DreamGym GRPO with the curriculum and without it; drop --web-curriculum off (the ablation uses variance unless told random).',
+          );
+        }
         const options: WebDemoOptions = {
           sites: o.env === 'web' ? ['web:forum', 'web:store'] : [o.env],
           seed: o.seed,
@@ -171,7 +177,8 @@ export function demoCommand(program: Command): void {
           ...(o.dpoBeta !== undefined && { dpoBeta: o.dpoBeta }),
           evalEpisodes: given('evalEpisodes') ? o.evalEpisodes : WEB_DEFAULTS.eval,
           parallel: o.parallel,
-          curriculum: o.webCurriculum,
+          curriculum: o.ablations && !given('webCurriculum') ? 'variance' : o.webCurriculum,
+          ...(o.ablations && { curriculumAblation: { replays: WEB_ABLATION_REPLAYS } }),
           maxEpisodeSteps: WEB_DEFAULTS.maxSteps,
           outDir: root,
           onProgress: progress('web'),
