@@ -39,7 +39,7 @@ export interface DreamTrainingJob {
    * DreamGym's curriculum over the tasks, with variations from the buffer's real pages
    * ({@link WebTaskVariations}); absent: the tasks uniformly, as `mode: 'off'`.
    */
-  curriculum?: { mode: CurriculumMode; generatedShare?: number };
+  curriculum?: { mode: CurriculumMode; generatedShare?: number; minTemplateEvidence?: number };
   /** Send the synthetic successes back (to replay them in the real env). */
   returnSuccesses?: boolean;
   /** Which LLM-free experience model to learn (see `llmFreeModel`); default `auto`, the web model. */
@@ -129,7 +129,11 @@ async function webCurriculum(
     {
       pool: SqliteTaskPool.open(),
       seedTasks: tasks,
-      generator: WebTaskVariations.fromTrajectories(real),
+      generator: WebTaskVariations.fromTrajectories(real, {
+        ...(job.curriculum?.minTemplateEvidence !== undefined && {
+          minTemplateEvidence: job.curriculum.minTemplateEvidence,
+        }),
+      }),
     },
     {
       mode: job.curriculum?.mode ?? 'variance',

@@ -109,6 +109,25 @@ describe('WebTaskVariations', () => {
     expect(tasks.map(titleOf)).toEqual([pasta.title]);
   });
 
+  it('asks for as many real successes of the template as told', async () => {
+    const buffer = tinyBuffer();
+    const parent = (buffer[0] as Trajectory).task;
+    const generate = (min: number, trajectories: Trajectory[]) =>
+      WebTaskVariations.fromTrajectories(trajectories, { minTemplateEvidence: min }).generate({
+        parent,
+        count: 10,
+        pool: SqliteTaskPool.open(),
+        rng: new Rng(0),
+      });
+    // The counting template has two real successes (pasta, sourdough): enough for 2, not 3.
+    expect((await generate(2, buffer)).tasks.map(titleOf)).toContain(castIron.title);
+    expect((await generate(3, buffer)).tasks).toEqual([]);
+    // Without the sourdough success, one is left: too few for 2.
+    const once = buffer.filter((t, i) => i !== 2);
+    expect((await generate(1, once)).tasks.map(titleOf)).toContain(castIron.title);
+    expect((await generate(2, once)).tasks).toEqual([]);
+  });
+
   it('keeps only tasks whose entities stood together on one page', async () => {
     const which = "Which comment of '{title}' says '{comment}'?";
     const quote = "Quote the comment '{comment}' under '{title}'.";

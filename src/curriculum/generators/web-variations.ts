@@ -77,10 +77,15 @@ export class WebTaskVariations implements TaskGenerator {
     private readonly fills: ReadonlyArray<Readonly<Record<string, string>>>,
     private readonly pages: readonly ShownPage[],
     private readonly rewards: WebRewardModel,
+    /** Successful real episodes of alike instructions a variation's template needs. */
+    private readonly minTemplateEvidence: number,
   ) {}
 
   /** What the real trajectories (other provenances are ignored) show of tasks and pages. */
-  static fromTrajectories(trajectories: Iterable<Trajectory>): WebTaskVariations {
+  static fromTrajectories(
+    trajectories: Iterable<Trajectory>,
+    { minTemplateEvidence = 1 }: { minTemplateEvidence?: number } = {},
+  ): WebTaskVariations {
     const real = [...trajectories].filter((t) => t.provenance !== 'synthetic');
     const fills = new Map<string, Record<string, string>>();
     for (const { task } of real) {
@@ -107,6 +112,7 @@ export class WebTaskVariations implements TaskGenerator {
       [...fills.values()],
       [...pages.values()],
       WebKnowledge.fromTrajectories(real).rewards(),
+      Math.max(1, minTemplateEvidence),
     );
   }
 
@@ -173,7 +179,7 @@ export class WebTaskVariations implements TaskGenerator {
     return (
       changed.some((name) => this.where(slots[name] as string).titled) &&
       together &&
-      this.rewards.templateEvidence(instruction) > 0
+      this.rewards.templateEvidence(instruction) >= this.minTemplateEvidence
     );
   }
 
