@@ -123,7 +123,7 @@ describe('WebTaskVariations', () => {
     expect((await generate(2, buffer)).tasks.map(titleOf)).toContain(castIron.title);
     expect((await generate(3, buffer)).tasks).toEqual([]);
     // Without the sourdough success, one is left: too few for 2.
-    const once = buffer.filter((t, i) => i !== 2);
+    const once = buffer.filter((_, i) => i !== 2);
     expect((await generate(1, once)).tasks.map(titleOf)).toContain(castIron.title);
     expect((await generate(2, once)).tasks).toEqual([]);
   });
