@@ -54,9 +54,10 @@ export interface SyntheticEnvOptions {
  * DreamGym's synthetic environment: the Env contract over an experience model. Each step
  * retrieves the k most similar real transitions from the replay buffer and asks the model for the
  * next state, reward and termination (a model that learnt the buffer beforehand and reads no
- * demonstrations, `readsDemonstrations: false` as the LLM-free ones, gets none). Inadmissible actions are refused here, as in a real env,
- * without asking the model; a model failure truncates the episode (`truncatedBy: 'model-error'`).
- * No step limit of its own: wrap it in `TimeLimit` like the real env.
+ * demonstrations, `readsDemonstrations: false` as the LLM-free ones, gets none). Inadmissible
+ * actions are refused here, as in a real env, without asking the model; a model failure
+ * truncates the episode (`truncatedBy: 'model-error'`). No step limit of its own: wrap it in
+ * `TimeLimit` like the real env.
  */
 export class SyntheticEnv implements Env {
   readonly name: string;
