@@ -88,8 +88,9 @@ export function webCurriculumReport(runs: readonly WebDemoResult[]): string[] {
       ? `, paired 95% CI across seeds [${points(diff.low)}, ${points(diff.high)}]`
       : '';
     const p = mcnemarExact(better, worse);
+    const spread = ofSite.length > 1 ? acrossSeeds(full) : undefined;
     lines.push(
-      `${site}, ${ofSite.length} seed${ofSite.length > 1 ? 's' : ''}: with the curriculum ${pct(mean(full))}${ofSite.length > 1 ? ` (${pct(acrossSeeds(full).low)}–${pct(acrossSeeds(full).high)})` : ''}, without ${pct(mean(uniform))}; difference ${points(mean(full) - mean(uniform))} points${interval}; tasks only with / only without +${better} / −${worse} (McNemar p ${p < 0.001 ? '< 0.001' : p.toFixed(3)}).`,
+      `${site}, ${ofSite.length} seed${ofSite.length > 1 ? 's' : ''}: with the curriculum ${pct(mean(full))}${spread ? ` (${pct(spread.low)}–${pct(spread.high)})` : ''}, without ${pct(mean(uniform))}; difference ${points(mean(full) - mean(uniform))} points${interval}; tasks only with / only without +${better} / −${worse} (McNemar p ${p < 0.001 ? '< 0.001' : p.toFixed(3)}).`,
     );
   }
   return lines;
