@@ -18,15 +18,34 @@ import { Int } from './validation.ts';
  */
 
 /**
- * Reset parameters: OpenEnv's `seed` and `episode_id`, plus `task_index` (the task's index in the
- * served split). Other keys are dropped, as OpenEnv passes an env only the keywords its reset
- * takes.
+ * The reset keys served envs take, by name: OpenEnv's `seed` and `episode_id`, plus `task_index`
+ * (the task's index in the served split). A key goes here, and only here, to be accepted over
+ * HTTP and the WebSocket alike.
  */
-export const ResetData = z.object({
+export const RESET_KEYS = {
   seed: Int.min(0).nullish(),
   episode_id: z.string().max(255).nullish(),
   task_index: Int.min(0).nullish(),
-});
+};
+
+/**
+ * A reset's parameters with `keys`; any other key is refused with the list of these. OpenEnv
+ * passes an env every keyword its `reset` takes, so a key dropped in silence would be a setting
+ * the client believes in and the env never saw.
+ */
+export function resetData<S extends z.ZodRawShape>(keys: S) {
+  const accepted = Object.keys(keys).join(', ');
+  return z.strictObject(keys, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      const named = issue.keys.map((key) => JSON.stringify(key)).join(', ');
+      return `unknown reset key${issue.keys.length === 1 ? '' : 's'} ${named}; this server's reset takes ${accepted}`;
+    },
+  });
+}
+
+/** Reset parameters: {@link RESET_KEYS}, and no other key. */
+export const ResetData = resetData(RESET_KEYS);
 
 /** Our action: one text command, e.g. `search[red mug]` or `go to cabinet 1`. */
 export const ActionData = z.strictObject({

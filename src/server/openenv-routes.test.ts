@@ -50,7 +50,6 @@ describe("OpenEnv's HTTP protocol under /openenv", () => {
     const reset = await call(server.app, 'POST', '/openenv/reset', {
       task_index: 5,
       episode_id: 'run-7/episode-1',
-      unknown_kwarg: true,
     });
     expect(reset.status).toBe(200);
     const answer = reset.json as Answer;
@@ -152,6 +151,19 @@ describe("OpenEnv's HTTP protocol under /openenv", () => {
     expect((extra.json as { detail: string }).detail).toMatch(/body\.action: .*verbose/);
     const seed = await call(server.app, 'POST', '/openenv/reset', { seed: -1 });
     expect((seed.json as { detail: string }).detail).toMatch(/^body\.seed: /);
+  });
+
+  it('refuses a reset key it does not know, listing the ones it takes, before opening a session', async () => {
+    server = registryServer('webshop');
+    const reset = await call(server.app, 'POST', '/openenv/reset', {
+      task_index: 1,
+      difficulty: 'hard',
+    });
+    expect(reset.status).toBe(400);
+    expect((reset.json as { detail: string }).detail).toBe(
+      'body: unknown reset key "difficulty"; this server\'s reset takes seed, episode_id, task_index, session_id.',
+    );
+    expect(server.sessions.size).toBe(0);
   });
 
   it('/ws without a WebSocket upgrade answers 426', async () => {

@@ -7,7 +7,8 @@ import {
   openenvSchemas,
   openenvState,
   openenvStep,
-  ResetData,
+  RESET_KEYS,
+  resetData,
   StepRequest,
 } from './openenv-protocol.ts';
 import type { Session } from './session.ts';
@@ -15,7 +16,7 @@ import { Int, readBody, readQuery } from './validation.ts';
 import { openenvWebSocket } from './ws.ts';
 
 /** A reset over HTTP may name the session it continues (the one an earlier reset answered). */
-const HttpResetData = ResetData.extend({ session_id: Int.min(0).nullish() });
+const HttpResetData = resetData({ ...RESET_KEYS, session_id: Int.min(0).nullish() });
 /** A step over HTTP names its session: the `session_id` its reset answered. */
 const HttpStepRequest = StepRequest.extend({ session_id: Int.min(0).nullish() });
 const HttpSessionQuery = z.object({ session_id: z.coerce.number().int().min(0).optional() });

@@ -97,6 +97,15 @@ describe("OpenEnv's WebSocket session at /openenv/ws, over a loopback socket", (
         message: expect.stringMatching(/^message\.data\.action: /),
       },
     });
+    ws.send({ type: 'reset', data: { seed: 1, difficulty: 'hard', level: 2 } });
+    expect(await ws.message()).toMatchObject({
+      type: 'error',
+      data: {
+        code: 'VALIDATION_ERROR',
+        message:
+          'message.data: unknown reset keys "difficulty", "level"; this server\'s reset takes seed, episode_id, task_index.',
+      },
+    });
     ws.send({ type: 'step', data: { action: 'search[x]' } });
     expect(await ws.message()).toMatchObject({
       type: 'error',
