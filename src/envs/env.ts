@@ -35,6 +35,24 @@ export interface Env {
 export interface ResetOptions {
   task?: Task;
   seed?: number;
+  /**
+   * Start in the middle of a recorded real episode instead of at a task's start: its task, its
+   * state before step `from.step`, and its steps before that as this episode's history. Only an
+   * env that can start anywhere honours it (a synthetic env, from its replay buffer); a real env
+   * cannot be put back into a recorded state. Not with `task`.
+   */
+  from?: BranchPoint;
+}
+
+/**
+ * A state of a recorded episode to start from: the state before step `step` (0-based) of the
+ * buffer's trajectory `trajectory`; step 0 is the episode's start.
+ */
+export interface BranchPoint {
+  /** The stored trajectory's id. */
+  trajectory: string;
+  /** How many of its steps have been taken; the state before this step is where to start. */
+  step: number;
 }
 
 /** The first observation of an episode and its task. */
@@ -47,6 +65,10 @@ export interface ResetResult {
 export interface ResetInfo {
   /** The task this episode runs. */
   task: Task;
+  /** Where an episode started with `reset({ from })` branched from. */
+  branchedFrom?: BranchPoint;
+  /** For an episode started with `reset({ from })`: the recorded steps before the branch. */
+  history?: Step[];
   [key: string]: unknown;
 }
 

@@ -4,8 +4,16 @@ import type { RetrievedTransition } from '../replay/stored-transition.ts';
 /** What an experience model is asked at each synthetic step. */
 export interface ExperienceRequest {
   task: Task;
-  /** The episode so far (synthetic steps), oldest first. */
+  /**
+   * The episode so far, oldest first: its synthetic steps, after the recorded real steps it
+   * started from when it branched from a real episode (`reset({ from })`).
+   */
   history: readonly Step[];
+  /**
+   * The episode's first observation, as the env showed it (for a branched episode, the real
+   * episode's start), so a model needs not remember it per task.
+   */
+  initial?: Observation;
   /** The state before the action: the initial state or the last step's observation. */
   state: Observation;
   action: string;

@@ -8,10 +8,17 @@ import {
   type Step,
   type Task,
 } from '../core/types.ts';
-import type { Env, ResetOptions, ResetResult, StepResult, TaskSource } from '../envs/env.ts';
+import type {
+  BranchPoint,
+  Env,
+  ResetOptions,
+  ResetResult,
+  StepResult,
+  TaskSource,
+} from '../envs/env.ts';
 import type { RetrieveFilter } from '../replay/filter-index.ts';
 import type { ReplayBuffer } from '../replay/replay-buffer.ts';
-import type { RetrievedTransition } from '../replay/stored-transition.ts';
+import { type RetrievedTransition, stepOf } from '../replay/stored-transition.ts';
 import type { TransitionKey } from '../replay/transition-encoder.ts';
 import type { ExperienceModel } from './experience-model.ts';
 
@@ -64,6 +71,7 @@ export class SyntheticEnv implements Env {
   /** Steps taken in this env since it was made (synthetic interactions). */
   steps = 0;
   private task: Task | undefined;
+  private initial: Observation | undefined;
   private state: Observation | undefined;
   private history: Step[] = [];
   private ended: 'terminated' | 'truncated' | undefined;
@@ -80,8 +88,12 @@ export class SyntheticEnv implements Env {
     }
   }
 
-  async reset({ task, seed }: ResetOptions = {}): Promise<ResetResult> {
+  async reset({ task, seed, from }: ResetOptions = {}): Promise<ResetResult> {
     if (this.closed) throw new EnvClosedError(this.name);
+    if (from) {
+      if (task) throw new TaskError('reset: pass either a task or a real state to start from.');
+      return this.branch(from);
+    }
     const chosen = task ?? this.draw(seed ?? 0);
     if (chosen.env !== this.name)
       throw new TaskError(`task ${chosen.id} is for env "${chosen.env}", not "${this.name}".`);
@@ -91,11 +103,66 @@ export class SyntheticEnv implements Env {
       task: chosen,
     });
     const observation = await this.options.model.initial(chosen, starts);
-    this.task = chosen;
-    this.state = observation;
-    this.history = [];
-    this.ended = undefined;
+    this.begin(chosen, observation, []);
     return { observation: copyObservation(observation), info: { task: chosen, synthetic: true } };
+  }
+
+  /**
+   * Starts in a real episode's state before its step `from.step`, with its task and its steps
+   * before as this episode's history: what no real env can do (MBPO's branched rollouts).
+   */
+  private async branch(from: BranchPoint): Promise<ResetResult> {
+    const { trajectory, step } = from;
+    const where = `trajectory ${trajectory} at step ${step}`;
+    if (!Number.isInteger(step) || step < 0) {
+      throw new TaskError(`reset from ${where}: the step must be a whole number from 0.`);
+    }
+    const recorded = await this.options.buffer.trajectoryTransitions(trajectory);
+    const first = recorded[0];
+    if (!first) {
+      throw new TaskError(
+        `reset from ${where}: the buffer holds no steps of trajectory ${trajectory}; give the id of a real episode in it (\`dreamgym buffer stats\`).`,
+      );
+    }
+    if (first.task.env !== this.name) {
+      throw new TaskError(
+        `reset from ${where}: it is an episode of env "${first.task.env}", not "${this.name}".`,
+      );
+    }
+    if (first.provenance === 'synthetic') {
+      throw new TaskError(
+        `reset from ${where}: it is a synthetic episode; branch from real ones (real-offline or real-online).`,
+      );
+    }
+    // The state after a step that terminated the episode is not one to act in.
+    const terminal = recorded.findIndex((t) => t.terminated);
+    const last = terminal === -1 ? recorded.length : terminal;
+    if (step > last) {
+      const ending = terminal === -1 ? '' : ', the last of which ended it';
+      throw new TaskError(
+        `reset from ${where}: it has ${recorded.length} steps${ending}; start from a step between 0 and ${last}.`,
+      );
+    }
+    const history = recorded.slice(0, step).map(stepOf);
+    const state = step === 0 ? first.state : (history[step - 1] as Step).observation;
+    this.begin(first.task, first.state, history, state);
+    return {
+      observation: copyObservation(state),
+      info: {
+        task: first.task,
+        synthetic: true,
+        branchedFrom: { trajectory, step },
+        history: history.map((s) => ({ ...s, observation: copyObservation(s.observation) })),
+      },
+    };
+  }
+
+  private begin(task: Task, initial: Observation, history: Step[], state = initial): void {
+    this.task = task;
+    this.initial = initial;
+    this.state = state;
+    this.history = history;
+    this.ended = undefined;
   }
 
   async step(action: string): Promise<StepResult> {
@@ -124,6 +191,7 @@ export class SyntheticEnv implements Env {
       const prediction = await this.options.model.predict({
         task,
         history: this.options.history === false ? [] : this.history,
+        ...(this.options.history !== false && this.initial && { initial: this.initial }),
         state,
         action,
         demonstrations,

@@ -102,11 +102,12 @@ export class GenericExperienceModel implements ExperienceModel {
   async predict({
     task,
     history,
+    initial,
     state,
     action,
   }: ExperienceRequest): Promise<ExperiencePrediction> {
     const knowledge = this.knowledge;
-    const view = EpisodeView.ofRequest(task, history, state, this.starts.get(task.id));
+    const view = EpisodeView.ofRequest(task, history, state, initial ?? this.starts.get(task.id));
     const now = view.last;
     const { template } = knowledge.grammar.parse(action);
     const stats = knowledge.stats(template);

@@ -118,7 +118,7 @@ export class WebExperienceModel implements ExperienceModel {
     const target = actionTarget(action, state);
     if ('id' in action && !target)
       return unchanged(state, `the page shows no element [${action.id}]; the env ignores it.`);
-    const start = history.length === 0 ? state : (this.startFor(task) ?? state);
+    const start = history.length === 0 ? state : (request.initial ?? this.startFor(task) ?? state);
     const context: Context = {
       task,
       history,
