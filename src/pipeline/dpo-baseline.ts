@@ -2,7 +2,11 @@ import type { Trajectory } from '../core/types.ts';
 import type { TrainablePolicy } from '../policy/policy.ts';
 import { hasExpert, makePolicy } from '../policy/registry.ts';
 import { CHOICE_POLICY_DPO_BETA, type DpoResult, directPreferenceOptimization } from '../rl/dpo.ts';
-import { expertPreferencePairs, offlinePreferencePairs } from '../rl/preference-pairs.ts';
+import {
+  expertPreferencePairs,
+  offlinePreferencePairs,
+  type PreferencePair,
+} from '../rl/preference-pairs.ts';
 
 /**
  * The DPO row's name in the demo tables. Its pairs are the offline states where the mistake-free
@@ -24,14 +28,26 @@ export async function dpoFromOffline(
   offline: readonly Trajectory[],
   { env, seed, beta = CHOICE_POLICY_DPO_BETA }: { env: string; seed: number; beta?: number },
 ): Promise<DpoResult & { pairCount: number }> {
-  const labelled = hasExpert(env)
-    ? await expertPreferencePairs(offline, makePolicy('expert', { env, epsilon: 0 }), { seed })
-    : [];
-  const pairs = [...offlinePreferencePairs(offline, { seed }), ...labelled];
+  const pairs = await offlineDpoPairs(offline, { env, seed });
   return {
     ...directPreferenceOptimization(policy, pairs, { seed, beta }),
     pairCount: pairs.length,
   };
+}
+
+/**
+ * The pairs {@link dpoFromOffline} trains on: the data's own (a success and a failure of a task in
+ * the same state), then, on an env with a scripted expert, the mistake-free expert's choice
+ * against each action of the data it would not have taken.
+ */
+export async function offlineDpoPairs(
+  offline: readonly Trajectory[],
+  { env, seed }: { env: string; seed: number },
+): Promise<PreferencePair[]> {
+  const labelled = hasExpert(env)
+    ? await expertPreferencePairs(offline, makePolicy('expert', { env, epsilon: 0 }), { seed })
+    : [];
+  return [...offlinePreferencePairs(offline, { seed }), ...labelled];
 }
 
 /** One progress line about a DPO fit: its pairs, epochs and held-out fit. */
