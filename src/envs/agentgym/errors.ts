@@ -1,4 +1,5 @@
 import { DreamGymError } from '../../core/errors.ts';
+import { quoteExcerpt } from '../../core/excerpt.ts';
 
 /**
  * Errors of the AgentGym client. Each names the server (kind and URL) and the call (`POST /step`),
@@ -51,7 +52,7 @@ export class AgentGymServerError extends DreamGymError {
     readonly serverMessage: string,
   ) {
     super(
-      `${site.server}: ${site.call} failed on the server: "${serverMessage}". See the server's log; a task index out of the server's range or a session the server dropped are the usual causes.`,
+      `${site.server}: ${site.call} failed on the server: ${quoteExcerpt(serverMessage)}. See the server's log; a task index out of the server's range or a session the server dropped are the usual causes.`,
     );
   }
 }

@@ -5,6 +5,12 @@ import { JsonHttpClient } from './http.ts';
 import { type FakeServer, fastapiLikeApp, listen } from './testing/serve.ts';
 
 const Answer = z.object({ ok: z.boolean() });
+/** Bytes no server should send: a terminal escape, a bell, bytes that are not UTF-8; 64 KB. */
+const GARBAGE = new Uint8Array(65_536).map(
+  (_, i) => [0x1b, 0x5b, 0x32, 0x4a, 0x07, 0xff][i % 6] ?? 0,
+);
+/** Control characters, raw: none may reach an error message. */
+const CONTROL = /\p{Cc}/u;
 
 let server: FakeServer;
 let refusedUrl: string;
@@ -19,6 +25,8 @@ beforeAll(async () => {
   });
   app.get('/html', (c) => c.html('<h1>a proxy page</h1>'));
   app.get('/shape', (c) => c.json({ ok: 'yes' }));
+  app.get('/garbage', () => new Response(GARBAGE, { status: 200 }));
+  app.post('/garbage-500', () => new Response(GARBAGE, { status: 500 }));
   app.post('/caught', (c) => c.json({ error: 'The id 7 is not valid.' }));
   server = await listen(app, calls, faults);
   const gone = await listen(fastapiLikeApp().app, [], { delayMs: 0, unavailable: 0, dropped: 0 });
@@ -77,7 +85,7 @@ describe('JsonHttpClient', () => {
     expect(unprocessable).toHaveLength(1);
     const crash = await countCalls('/crash', () =>
       expect(client().post('/crash', {}, Answer)).rejects.toThrow(
-        /POST \/crash answered HTTP 500: Internal Server Error\. The server failed.*log/,
+        /POST \/crash answered HTTP 500: "Internal Server Error"\. The server failed.*log/,
       ),
     );
     expect(crash).toHaveLength(1);
@@ -115,11 +123,23 @@ describe('JsonHttpClient', () => {
   it('refuses answers that are not JSON or not of the expected shape', async () => {
     await expect(client().get('/html', {}, Answer)).rejects.toBeInstanceOf(AgentGymProtocolError);
     await expect(client().get('/html', {}, Answer)).rejects.toThrow(
-      /GET \/html answered with a body that is not JSON: <h1>a proxy page<\/h1>/,
+      /GET \/html answered with a body that is not JSON: "<h1>a proxy page<\/h1>"/,
     );
     await expect(client().get('/shape', {}, Answer)).rejects.toThrow(
-      /GET \/shape answered an unexpected body \(.*ok.*\): \{"ok":"yes"\}/,
+      /GET \/shape answered an unexpected body \(.*ok.*\): "\{"ok":"yes"\}"/,
     );
+  });
+
+  it('quotes garbage bytes escaped and clipped, never raw', async () => {
+    for (const run of [
+      () => client().get('/garbage', {}, Answer),
+      () => client().post('/garbage-500', {}, Answer),
+    ]) {
+      const message = ((await run().catch((e: unknown) => e)) as Error).message;
+      expect(message).toMatch(/: "\\x1b\[2J\\x07\\ufffd\\x1b\[2J.*…" \(65,536 characters\)/);
+      expect(message).not.toMatch(CONTROL);
+      expect(message.length).toBeLessThan(600);
+    }
   });
 
   it('turns a 2xx { error } answer into a server error, not retried', async () => {

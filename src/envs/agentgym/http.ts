@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { quoteExcerpt } from '../../core/excerpt.ts';
 import { withRetries } from '../../core/retry.ts';
+import { DEFAULT_SERVER_TIMEOUT_MS } from '../client-settings.ts';
 import {
   AgentGymHttpError,
   AgentGymProtocolError,
@@ -9,8 +11,9 @@ import {
 
 export interface HttpOptions {
   /**
-   * Time limit of one request, body included. Default 120 s: an ALFWorld reset loads a game and
-   * WebShop's first search warms its index (AgentGym's own client allows 300 s).
+   * Time limit of one request, body included. Default 30 s, or `#timeout=SECONDS` on the env ref:
+   * an ALFWorld reset loads a game and WebShop's first search warms its index, in seconds; a
+   * server slower than that is given more (AgentGym's own client allows 300 s).
    */
   timeoutMs: number;
   /** Extra attempts after a 503 or a failed connection; never after a timeout or another status. */
@@ -19,7 +22,11 @@ export interface HttpOptions {
   backoffMs: number;
 }
 
-export const DEFAULT_HTTP_OPTIONS: HttpOptions = { timeoutMs: 120_000, retries: 3, backoffMs: 250 };
+export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
+  timeoutMs: DEFAULT_SERVER_TIMEOUT_MS,
+  retries: 3,
+  backoffMs: 250,
+};
 
 /**
  * Connection failures that happen before a request leaves the machine. Retrying those is safe
@@ -109,7 +116,7 @@ export class JsonHttpClient {
           throw new AgentGymHttpError(
             site,
             `timed out after ${timeoutMs} ms`,
-            'The server may be busy or stuck: check its log, or allow more time with the http.timeoutMs option.',
+            "The server may be busy or stuck: check its log, or allow more time with #timeout=SECONDS after the server's URL (agentgym:NAME@URL#timeout=300; http.timeoutMs in code).",
           );
         }
         const code = connectionCode(error);
@@ -144,11 +151,6 @@ function connectionCode(error: unknown): string {
   return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
 }
 
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
-}
-
 function statusError(site: CallSite, status: number, text: string, attempts: number) {
   if (status === 503) {
     return new AgentGymHttpError(
@@ -167,7 +169,7 @@ function statusError(site: CallSite, status: number, text: string, attempts: num
         : status >= 500
           ? "The server failed while handling it: see the server's log (a session it no longer holds, or a task index past its data, are common causes)."
           : 'The server refused the request.';
-  return new AgentGymHttpError(site, `answered HTTP ${status}: ${excerpt(text)}`, fix, status);
+  return new AgentGymHttpError(site, `answered HTTP ${status}: ${quoteExcerpt(text)}`, fix, status);
 }
 
 function parseBody<T>(site: CallSite, text: string, schema: z.ZodType<T>): T {
@@ -175,7 +177,7 @@ function parseBody<T>(site: CallSite, text: string, schema: z.ZodType<T>): T {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new AgentGymProtocolError(site, `with a body that is not JSON: ${excerpt(text)}`);
+    throw new AgentGymProtocolError(site, `with a body that is not JSON: ${quoteExcerpt(text)}`);
   }
   const reported = ServerErrorAnswer.safeParse(json);
   if (reported.success) throw new AgentGymServerError(site, reported.data.error);
@@ -183,7 +185,7 @@ function parseBody<T>(site: CallSite, text: string, schema: z.ZodType<T>): T {
   if (!parsed.success) {
     throw new AgentGymProtocolError(
       site,
-      `an unexpected body (${z.prettifyError(parsed.error).replace(/\n/g, '; ')}): ${excerpt(text)}`,
+      `an unexpected body (${z.prettifyError(parsed.error).replace(/\n/g, '; ')}): ${quoteExcerpt(text)}`,
     );
   }
   return parsed.data;

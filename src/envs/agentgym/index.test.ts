@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/errors.ts';
 import { envEntry } from '../registry.ts';
@@ -55,6 +57,45 @@ describe('agentgym:NAME@URL', () => {
     );
     expect(() => parseAgentGymRef('agentgym:webshop@127.0.0.1:36001')).toThrow(ConfigError);
     expect(() => parseAgentGymRef('agentgym:webshop@ftp://h/')).toThrow(/not an http\(s\) URL/);
+  });
+
+  it('takes #timeout=SECONDS, the time to wait for one answer: 30 s by default', () => {
+    expect(parseAgentGymRef('agentgym:webshop@http://127.0.0.1:36001/#timeout=300')).toEqual({
+      name: 'webshop',
+      url: 'http://127.0.0.1:36001/',
+      generic: false,
+      timeoutMs: 300_000,
+    });
+    const limit = (ref: string) =>
+      (
+        (envEntry(ref).make({}) as TimeLimit).env as AgentGymWebShopEnv & {
+          http: { options: { timeoutMs: number } };
+        }
+      ).http.options.timeoutMs;
+    expect(limit('agentgym:webshop@http://h:1#timeout=5')).toBe(5_000);
+    expect(limit('agentgym:alfworld@http://h:1')).toBe(30_000);
+    expect(limit('agentgym:generic:game@http://h:1#timeout=0.5')).toBe(500);
+    expect(() => parseAgentGymRef('agentgym:maze@http://h:1#timeout=soon')).toThrow(
+      '"#timeout=soon" in "agentgym:maze@http://h:1#timeout=soon": the timeout is a number of seconds above 0, e.g. #timeout=120.',
+    );
+  });
+
+  it('gives up on a server that never answers within #timeout, naming it', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const env = envEntry(`agentgym:generic:game@http://127.0.0.1:${port}#timeout=0.2`).make({});
+    const started = Date.now();
+    try {
+      await expect(env.reset()).rejects.toThrow(
+        /POST \/create timed out after 200 ms\. The server may be busy or stuck: check its log, or allow more time with #timeout=SECONDS after the server's URL \(agentgym:NAME@URL#timeout=300; http\.timeoutMs in code\)\./,
+      );
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      await env.close();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('resolves through the registry to remote envs inside AgentGym step limits', () => {

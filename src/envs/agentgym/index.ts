@@ -1,4 +1,5 @@
 import { ConfigError } from '../../core/errors.ts';
+import { clientSettings } from '../client-settings.ts';
 import type { EnvEntry, EnvOptions } from '../env.ts';
 import { TimeLimit } from '../wrappers/time-limit.ts';
 import type { AgentGymEnv, AgentGymEnvOptions } from './agentgym-env.ts';
@@ -40,6 +41,8 @@ export interface AgentGymRef {
   url: string;
   /** Spoken to with AgentGym's common protocol ({@link GENERIC_DIALECT}). */
   generic: boolean;
+  /** Time to wait for one answer, when the ref sets it (`#timeout=SECONDS`). */
+  timeoutMs?: number;
 }
 
 const USAGE = `write agentgym:NAME@http://HOST:PORT with NAME one of ${AGENTGYM_ENVS.join(', ')}, or agentgym:generic:NAME@http://HOST:PORT for another server`;
@@ -86,11 +89,15 @@ export function isAgentGymRef(name: string): boolean {
   return name.startsWith(AGENTGYM_PREFIX);
 }
 
-/** Parses `agentgym:NAME@URL`; a wrong name or URL says what to write instead. */
+/**
+ * Parses `agentgym:NAME@URL` (`#timeout=SECONDS` after the URL: see `clientSettings`); a wrong
+ * name or URL says what to write instead.
+ */
 export function parseAgentGymRef(ref: string): AgentGymRef {
   const match = /^agentgym:([^@]*)@(.*)$/.exec(ref);
   if (!match) throw new ConfigError(`"${ref}" names no AgentGym server; ${USAGE}.`);
-  const [, spec = '', url = ''] = match;
+  const [, spec = '', written = ''] = match;
+  const { url, timeoutMs } = clientSettings(written, ref);
   const generic = spec.startsWith(GENERIC);
   const name = generic ? spec.slice(GENERIC.length) : spec;
   if (generic) checkGenericName(name, ref, url);
@@ -112,7 +119,7 @@ export function parseAgentGymRef(ref: string): AgentGymRef {
   if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
     throw new ConfigError(`"${url}" in "${ref}" is not an http(s) URL; ${USAGE}.`);
   }
-  return { name, url, generic };
+  return { name, url, generic, ...(timeoutMs !== undefined && { timeoutMs }) };
 }
 
 function checkGenericName(name: string, ref: string, url: string): void {
@@ -136,7 +143,7 @@ function checkGenericName(name: string, ref: string, url: string): void {
  */
 export function agentgymEntry(ref: string): EnvEntry {
   const parsed = parseAgentGymRef(ref);
-  const { name, url } = parsed;
+  const { name, url, timeoutMs } = parsed;
   const client = clientOf(parsed);
   return {
     name: agentgymFamily(name),
@@ -145,7 +152,11 @@ export function agentgymEntry(ref: string): EnvEntry {
     maxSteps: client.maxSteps,
     make: (o: EnvOptions) =>
       new TimeLimit(
-        client.make({ url, ...(o.split !== undefined && { split: o.split }) }),
+        client.make({
+          url,
+          ...(o.split !== undefined && { split: o.split }),
+          ...(timeoutMs !== undefined && { http: { timeoutMs } }),
+        }),
         o.maxSteps ?? client.maxSteps,
       ),
     tasks: () => new AgentGymTaskSource(name),

@@ -1,4 +1,5 @@
 import { DreamGymError } from '../../core/errors.ts';
+import { quoteExcerpt } from '../../core/excerpt.ts';
 
 /**
  * Errors of the OpenEnv client. Each names the server and the call (`step over WebSocket`,
@@ -6,6 +7,10 @@ import { DreamGymError } from '../../core/errors.ts';
  * ends with a fix. An action the server rejects is not among them: it comes back as
  * `info.invalidAction`, as the Env contract says.
  */
+
+/** The fix for a server that did not answer in time. */
+export const MORE_TIME =
+  "The server may be busy or stuck: check its log, or allow more time with #timeout=SECONDS after the server's URL (openenv@URL#timeout=120; messageTimeoutMs in code).";
 
 /** Where a call went: `OpenEnv server at http://127.0.0.1:8000`, `reset over WebSocket`. */
 export interface OpenEnvCallSite {
@@ -77,7 +82,7 @@ export class OpenEnvServerError extends OpenEnvError {
     readonly serverMessage: string,
     readonly fix: string,
   ) {
-    super(site, `failed on the server (${code}): "${serverMessage}". ${fix}`);
+    super(site, `failed on the server (${code}): ${quoteExcerpt(serverMessage)}. ${fix}`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { quoteExcerpt } from '../../core/excerpt.ts';
 import {
   type OpenEnvCallSite,
   OpenEnvCapacityError,
@@ -55,7 +56,7 @@ export class HttpTransport implements OpenEnvTransport {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new OpenEnvProtocolError(
         site,
-        `a state that is not a JSON object: ${errorDetail(answer)}`,
+        `a state that is not a JSON object: ${quoteExcerpt(errorDetail(answer))}`,
       );
     }
     return body as Record<string, unknown>;
@@ -92,7 +93,10 @@ export class HttpTransport implements OpenEnvTransport {
   private ok(site: OpenEnvCallSite, answer: HttpAnswer): unknown {
     if (answer.status >= 200 && answer.status < 300) {
       if (answer.json === undefined) {
-        throw new OpenEnvProtocolError(site, `a body that is not JSON: ${errorDetail(answer)}`);
+        throw new OpenEnvProtocolError(
+          site,
+          `a body that is not JSON: ${quoteExcerpt(errorDetail(answer))}`,
+        );
       }
       return answer.json;
     }

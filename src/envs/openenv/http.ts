@@ -1,5 +1,4 @@
-import { type OpenEnvCallSite, OpenEnvConnectionError } from './errors.ts';
-import { excerpt } from './protocol.ts';
+import { MORE_TIME, type OpenEnvCallSite, OpenEnvConnectionError } from './errors.ts';
 
 /** An HTTP answer: its status and its body, parsed as JSON when it is JSON. */
 export interface HttpAnswer {
@@ -35,11 +34,7 @@ export async function requestJson(
     text = await response.text();
   } catch (error) {
     if (error instanceof Error && error.name === 'TimeoutError') {
-      throw new OpenEnvConnectionError(
-        site,
-        `got no answer within ${timeoutMs} ms`,
-        'The server may be busy or stuck: check its log, or allow more time with the messageTimeoutMs option.',
-      );
+      throw new OpenEnvConnectionError(site, `got no answer within ${timeoutMs} ms`, MORE_TIME);
     }
     throw new OpenEnvConnectionError(
       site,
@@ -56,11 +51,14 @@ export async function requestJson(
   return { status: response.status, json, text };
 }
 
-/** A body's error detail (FastAPI's `{ detail }`), else its text, for messages. */
+/**
+ * A body's error detail (FastAPI's `{ detail }`), else its text: the server's own words, for a
+ * message to quote with `quoteExcerpt`.
+ */
 export function errorDetail(answer: HttpAnswer): string {
   const detail = (answer.json as { detail?: unknown } | undefined)?.detail;
   if (typeof detail === 'string') return detail;
-  return excerpt(detail !== undefined ? JSON.stringify(detail) : answer.text);
+  return detail !== undefined ? JSON.stringify(detail) : answer.text;
 }
 
 /** `fetch failed` hides the reason in `cause` (Node's undici): ECONNREFUSED and the like. */

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, TaskError } from '../../core/errors.ts';
 import { TimeLimit } from '../wrappers/time-limit.ts';
@@ -70,6 +72,45 @@ describe('openenv@URL', () => {
         .tasks('test', 2)
         .map((t) => t.id),
     ).toEqual(['openenv:guess/seed-1000', 'openenv:guess/seed-1001']);
+  });
+});
+
+describe('openenv@URL#timeout=SECONDS', () => {
+  it('sets the time to wait for one answer, 30 s by default, and nothing else', () => {
+    expect(parseOpenEnvRef('openenv:x@http://h:1/openenv/#timeout=2.5')).toEqual({
+      family: 'openenv:x',
+      url: 'http://h:1/openenv',
+      transport: 'websocket',
+      timeoutMs: 2_500,
+    });
+    const limit = (ref: string) =>
+      ((openenvEntry(ref).make({}) as TimeLimit).env as OpenEnvEnv).options.messageTimeoutMs;
+    expect(limit('openenv@http://h:1#timeout=120')).toBe(120_000);
+    expect(limit('openenv+http@http://h:1')).toBe(30_000);
+    expect(() => parseOpenEnvRef('openenv@http://h:1#timeout=0')).toThrow(
+      '"#timeout=0" in "openenv@http://h:1#timeout=0": the timeout is a number of seconds above 0, e.g. #timeout=120.',
+    );
+    expect(() => parseOpenEnvRef('openenv@http://h:1#retries=3')).toThrow(
+      '"#retries=3" in "openenv@http://h:1#retries=3" is no client setting; the one there is #timeout=SECONDS (the time to wait for one answer, default 30).',
+    );
+  });
+
+  it('gives up on a server that never answers within it, naming the setting', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const env = openenvEntry(`openenv+http@http://127.0.0.1:${port}#timeout=0.2`).make({});
+    const started = Date.now();
+    try {
+      await expect(env.reset()).rejects.toThrow(
+        `OpenEnv server at http://127.0.0.1:${port}: GET /schema got no answer within 200 ms. The server may be busy or stuck: check its log, or allow more time with #timeout=SECONDS after the server's URL (openenv@URL#timeout=120; messageTimeoutMs in code).`,
+      );
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      await env.close();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
 

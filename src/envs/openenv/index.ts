@@ -35,7 +35,7 @@ export const OPENENV_MAX_STEPS = 50;
  * `options.split`, and seeded task splits. Nothing contacts the server before the first `reset`.
  */
 export function openenvEntry(ref: string): EnvEntry {
-  const { family, url, transport } = parseOpenEnvRef(ref);
+  const { family, url, transport, timeoutMs } = parseOpenEnvRef(ref);
   const over = transport === 'http' ? 'HTTP' : 'WebSocket sessions';
   return {
     name: family,
@@ -49,6 +49,7 @@ export function openenvEntry(ref: string): EnvEntry {
           family,
           transport,
           ...(o.split !== undefined && { split: o.split }),
+          ...(timeoutMs !== undefined && { client: { messageTimeoutMs: timeoutMs } }),
         }),
         o.maxSteps ?? OPENENV_MAX_STEPS,
       ),

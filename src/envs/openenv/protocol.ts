@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quoteExcerpt } from '../../core/excerpt.ts';
 import { type OpenEnvCallSite, OpenEnvProtocolError } from './errors.ts';
 
 /**
@@ -64,7 +65,7 @@ export function parseWith<T>(site: OpenEnvCallSite, schema: z.ZodType<T>, body: 
   if (!parsed.success) {
     throw new OpenEnvProtocolError(
       site,
-      `an unexpected body (${z.prettifyError(parsed.error).replace(/\n/g, '; ')}): ${excerpt(JSON.stringify(body) ?? String(body))}`,
+      `an unexpected body (${z.prettifyError(parsed.error).replace(/\n/g, '; ')}): ${quoteExcerpt(JSON.stringify(body) ?? String(body))}`,
     );
   }
   return parsed.data;
@@ -89,10 +90,4 @@ export function describeRejection(message: string, errors: unknown): string {
     return `the server rejected the action: ${errors}`;
   }
   return `the server rejected the action: ${message}`;
-}
-
-/** The start of a long text, on one line. */
-export function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }

@@ -1,4 +1,5 @@
 import { ConfigError } from '../../core/errors.ts';
+import { clientSettings } from '../client-settings.ts';
 import type { TransportKind } from './transport.ts';
 
 /**
@@ -11,7 +12,8 @@ import type { TransportKind } from './transport.ts';
  *   {@link TransportKind}).
  *
  * The URL is the server's root, `http(s)://` or `ws(s)://` (OpenEnv's clients take either);
- * dreamgym's own `serve` has its OpenEnv routes under `/openenv`.
+ * dreamgym's own `serve` has its OpenEnv routes under `/openenv`. `#timeout=SECONDS` after it
+ * sets the time to wait for one answer (see `clientSettings`).
  */
 export interface OpenEnvRef {
   /** The env family its envs report as `Env.name` and its tasks carry as `Task.env`. */
@@ -19,6 +21,8 @@ export interface OpenEnvRef {
   /** The server's root as `http(s)://…`, without a trailing slash. */
   url: string;
   transport: TransportKind;
+  /** Time to wait for one answer, when the ref sets it (`#timeout=SECONDS`). */
+  timeoutMs?: number;
 }
 
 /** Family of `openenv@URL`. */
@@ -36,7 +40,8 @@ export function isOpenEnvRef(name: string): boolean {
 export function parseOpenEnvRef(ref: string): OpenEnvRef {
   const match = /^openenv(\+http)?(?::([^@]*))?@(.*)$/.exec(ref);
   if (!match) throw new ConfigError(`"${ref}" names no OpenEnv server; ${USAGE}.`);
-  const [, http, name, url = ''] = match;
+  const [, http, name, written = ''] = match;
+  const { url, timeoutMs } = clientSettings(written, ref);
   if (name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name)) {
     throw new ConfigError(
       `"${name}" in "${ref}" is not an env name: use letters, digits, "_", "." and "-"; ${USAGE}.`,
@@ -46,6 +51,7 @@ export function parseOpenEnvRef(ref: string): OpenEnvRef {
     family: name === undefined ? OPENENV_FAMILY : `${OPENENV_FAMILY}:${name}`,
     url: serverRoot(url, ref),
     transport: http ? 'http' : 'websocket',
+    ...(timeoutMs !== undefined && { timeoutMs }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { quoteExcerpt } from '../../core/excerpt.ts';
 import { type OpenEnvCallSite, OpenEnvProtocolError, OpenEnvServerError } from './errors.ts';
 import { errorDetail, requestJson } from './http.ts';
 
@@ -27,7 +28,7 @@ export async function fetchActionSchema(
   if (typeof action !== 'object' || action === null) {
     throw new OpenEnvProtocolError(
       site,
-      `a schema without an "action" object: ${errorDetail(answer)}`,
+      `a schema without an "action" object: ${quoteExcerpt(errorDetail(answer))}`,
     );
   }
   return action;

@@ -1,3 +1,4 @@
+import { DEFAULT_SERVER_TIMEOUT_MS } from '../client-settings.ts';
 import type { OpenEnvAnswer, Rejection } from './protocol.ts';
 
 /**
@@ -15,8 +16,9 @@ export interface OpenEnvClientOptions {
   /** Time to open a WebSocket or get HTTP headers. Default 10 s, OpenEnv's `connect_timeout_s`. */
   connectTimeoutMs: number;
   /**
-   * Time to wait for one answer (a reset may build a whole scene). Default 60 s, OpenEnv's
-   * `message_timeout_s`. Past it the connection is dropped with an error, never left hanging.
+   * Time to wait for one answer (a reset may build a whole scene). Default 30 s (OpenEnv's
+   * `message_timeout_s` is 60 s), or `#timeout=SECONDS` on the env ref. Past it the connection
+   * is dropped with an error, never left hanging.
    */
   messageTimeoutMs: number;
   /**
@@ -33,7 +35,7 @@ export interface OpenEnvClientOptions {
 /** The defaults of {@link OpenEnvClientOptions}. */
 export const DEFAULT_CLIENT_OPTIONS: OpenEnvClientOptions = {
   connectTimeoutMs: 10_000,
-  messageTimeoutMs: 60_000,
+  messageTimeoutMs: DEFAULT_SERVER_TIMEOUT_MS,
   capacityRetries: 3,
   backoffMs: 250,
   maxMessageBytes: 100 * 1024 * 1024,

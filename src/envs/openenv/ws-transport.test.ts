@@ -121,6 +121,24 @@ describe('OpenEnv WebSocket transport', () => {
     await line.close();
   });
 
+  it('quotes a garbage message escaped and clipped, never raw', async () => {
+    const garbage = Buffer.from(
+      Uint8Array.from(
+        { length: 65_536 },
+        (_, i) => [0x1b, 0x5b, 0x32, 0x4a, 0x07, 0xff][i % 6] ?? 0,
+      ),
+    );
+    const root = await serve((socket) => socket.on('message', () => socket.send(garbage)));
+    const line = transport(root);
+    const message = ((await line.reset({}).catch((e: unknown) => e)) as Error).message;
+    expect(message).toMatch(
+      /a message that is not OpenEnv's: "\\x1b\[2J\\x07\\ufffd.*…" \(65,536 characters\)\. Check/,
+    );
+    expect(message).not.toMatch(/\p{Cc}/u);
+    expect(message.length).toBeLessThan(700);
+    await line.close();
+  });
+
   it('no server at the URL is a connection error naming it', async () => {
     const port = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {

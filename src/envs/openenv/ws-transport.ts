@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import WebSocket, { type RawData } from 'ws';
+import { quoteExcerpt } from '../../core/excerpt.ts';
 import {
+  MORE_TIME,
   type OpenEnvCallSite,
   OpenEnvCapacityError,
   OpenEnvConnectionError,
@@ -12,7 +14,6 @@ import {
   describeRejection,
   EnvelopeSchema,
   ErrorDataSchema,
-  excerpt,
   type OpenEnvAnswer,
   parseAnswer,
   parseWith,
@@ -131,7 +132,7 @@ export class WebSocketTransport implements OpenEnvTransport {
           new OpenEnvConnectionError(
             site,
             `got no answer within ${this.options.messageTimeoutMs} ms; the connection was given up`,
-            'The server may be busy or stuck: check its log, or allow more time with the messageTimeoutMs option.',
+            MORE_TIME,
           ),
         );
       }, this.options.messageTimeoutMs);
@@ -208,7 +209,7 @@ export class WebSocketTransport implements OpenEnvTransport {
       socket.terminate();
       const site = waiter?.site ?? this.site('message');
       waiter?.reject(
-        new OpenEnvProtocolError(site, `a message that is not OpenEnv's: ${excerpt(text)}`),
+        new OpenEnvProtocolError(site, `a message that is not OpenEnv's: ${quoteExcerpt(text)}`),
       );
       return;
     }
@@ -271,7 +272,7 @@ function replyError(site: OpenEnvCallSite, raw: Record<string, unknown>): OpenEn
     return new OpenEnvCapacityError(site, data.active_sessions, data.max_sessions);
   }
   if (code === 'INVALID_JSON' || code === 'UNKNOWN_TYPE') {
-    return new OpenEnvProtocolError(site, `${code}: "${data.message}"`);
+    return new OpenEnvProtocolError(site, `${code}: ${quoteExcerpt(data.message)}`);
   }
   const fix =
     code === 'EXECUTION_ERROR'
