@@ -1,7 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { spawningTestTimeout } from '../cli/testing/timeouts.ts';
 import { ConfigError } from '../core/errors.ts';
 import { makePolicy } from '../policy/registry.ts';
 import { runEnvConformance } from './conformance.ts';
@@ -88,6 +93,116 @@ describe('loadModuleEntry', () => {
     writeFileSync(join(dir, 'one.mjs'), one.replaceAll('NAME', 'solo'));
     expect((await loadModuleEntry(join(dir, 'one.mjs'))).name).toBe('solo');
   });
+});
+
+/**
+ * A user's project as `npm init -y` makes it (`"type": "commonjs"`), with no type, or an ES module
+ * one: src/ holds TypeScript entries importing a relative helper and `esm-dep`, an ES module package
+ * that awaits at top level as dreamgym's graph does (vega-canvas).
+ */
+function userProject(type: 'commonjs' | 'module' | undefined): string {
+  const dir = mkdtempSync(join(tmpdir(), `dg-project-${type ?? 'untyped'}-`));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'user', version: '1.0.0', ...(type && { type }) }),
+  );
+  const dep = join(dir, 'node_modules', 'esm-dep');
+  mkdirSync(dep, { recursive: true });
+  writeFileSync(
+    join(dep, 'package.json'),
+    '{ "name": "esm-dep", "type": "module", "main": "index.js" }',
+  );
+  writeFileSync(
+    join(dep, 'index.js'),
+    'await Promise.resolve();\nexport class Marker {}\nexport const maxSteps = 3;\n',
+  );
+  mkdirSync(join(dir, 'src'));
+  writeFileSync(
+    join(dir, 'src', 'helper.ts'),
+    "export const description: string = 'from the helper';\n",
+  );
+  const entry = (name: string, helper: string) =>
+    `import { Marker, maxSteps } from 'esm-dep';\nimport { description } from '${helper}';\n` +
+    `const tasks = () => ({ tasks: (): never[] => [] });\n` +
+    `export default { name: '${name}', description, maxSteps, make: () => null, tasks, marker: Marker };\n`;
+  writeFileSync(join(dir, 'src', 'entry.ts'), entry('plain-ts', './helper'));
+  writeFileSync(join(dir, 'src', 'entry.mts'), entry('mts', './helper.ts'));
+  // CommonJS by name: it can require CommonJS, and says what to do when it requires an ES module.
+  writeFileSync(join(dir, 'src', 'helper.cts'), "export const description: string = 'cts';\n");
+  writeFileSync(
+    join(dir, 'src', 'entry.cts'),
+    "import { description } from './helper.cts';\nconst dirname: string = __dirname;\n" +
+      "export default { name: 'cts', description: description + ' in ' + dirname, maxSteps: 2, make: () => null, tasks: () => ({ tasks: () => [] }) };\n",
+  );
+  writeFileSync(
+    join(dir, 'src', 'needs-esm.cts'),
+    "export { Marker as default } from 'esm-dep';\n",
+  );
+  return dir;
+}
+
+/**
+ * Loads the project's entries with `loadModuleEntry` in a fresh Node, as the compiled CLI does (the
+ * test itself runs under vitest, whose own loader would hide Node's), after importing `esm-dep`
+ * itself: an entry must see that same instance, as a user's module must see the CLI's dreamgym.
+ */
+async function loadInNode(dir: string): Promise<Record<string, unknown>> {
+  const require = createRequire(import.meta.url);
+  const script = `
+    import { Marker } from 'esm-dep';
+    const { loadModuleEntry } = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, 'module-entry.ts')).href)});
+    const out = {};
+    for (const file of ['./src/entry.ts', './src/entry.mts', './src/entry.cts', './src/needs-esm.cts']) {
+      try {
+        const entry = await loadModuleEntry(file);
+        out[file] = { name: entry.name, description: entry.description, sameDep: entry.marker === Marker };
+      } catch (error) {
+        out[file] = { error: error.message };
+      }
+    }
+    console.log(JSON.stringify(out));
+  `;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      '--import',
+      pathToFileURL(require.resolve('tsx/esm')).href,
+      '--input-type=module',
+      '-e',
+      script,
+    ],
+    { cwd: dir },
+  );
+  return JSON.parse(stdout.trim().split('\n').at(-1) as string);
+}
+
+describe("a user's TypeScript module in their own project", () => {
+  it(
+    'loads as an ES module whatever the package type, sharing the loaded dependencies',
+    async () => {
+      for (const type of ['commonjs', undefined, 'module'] as const) {
+        const loaded = await loadInNode(userProject(type));
+        expect(loaded['./src/entry.ts'], type).toEqual({
+          name: 'plain-ts',
+          description: 'from the helper',
+          sameDep: true,
+        });
+        expect(loaded['./src/entry.mts'], type).toEqual({
+          name: 'mts',
+          description: 'from the helper',
+          sameDep: true,
+        });
+        expect(loaded['./src/entry.cts'], type).toMatchObject({
+          name: 'cts',
+          description: /^cts in \//,
+        });
+        expect((loaded['./src/needs-esm.cts'] as { error: string }).error, type).toMatch(
+          /is CommonJS, .*name it \.ts or \.mts/s,
+        );
+      }
+    },
+    spawningTestTimeout(3),
+  );
 });
 
 describe('a loaded module in the registry', () => {

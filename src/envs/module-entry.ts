@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { register } from 'node:module';
+import { extname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError } from '../core/errors.ts';
 import type { EnvEntry } from './env.ts';
 
@@ -62,32 +63,62 @@ function entryProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-let tsxRegistered: Promise<void> | undefined;
+let typeScriptLoaders: Promise<void> | undefined;
 
 /**
- * Imports a module file, TypeScript too: the first `.ts` module registers tsx's loaders for the
- * process (not `tsImport`, whose isolated module graph would give the user's module a second copy
- * of dreamgym, whose error classes `instanceof` would not know).
+ * Registers, once per process, tsx's ES module loader and ./module-hooks (a user's `.ts` is an ES
+ * module even in a `"type": "commonjs"` package). Not tsx's CommonJS loader: registered for the
+ * process, it would compile dreamgym's own dependencies to CommonJS when a user's module is
+ * CommonJS. Not `tsImport` or a namespaced `register`: their module graph is the user's module's
+ * own, with a second copy of dreamgym whose error classes `instanceof` would not know and whose
+ * registries the CLI would not see.
+ */
+function registerTypeScript(): Promise<void> {
+  typeScriptLoaders ??= import('tsx/esm/api').then((tsx) => {
+    tsx.register();
+    // ./module-hooks.ts in the sources (run through tsx), ./module-hooks.js in the package.
+    register(`./module-hooks${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+  });
+  return typeScriptLoaders;
+}
+
+let commonJsRequire: Promise<(id: string, fromFile: string) => unknown> | undefined;
+
+/**
+ * Imports a module file, TypeScript too. A `.cts` is CommonJS by name: a namespaced tsx CommonJS
+ * loader compiles it and what it requires, and nothing else in the process.
  */
 async function importFile(path: string): Promise<Record<string, unknown>> {
-  if (/\.(m|c)?tsx?$/.test(path)) {
-    // Both loaders: a `.ts` file outside a `"type": "module"` package is loaded as CommonJS.
-    tsxRegistered ??= Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]).then(
-      ([esm, cjs]) => {
-        esm.register();
-        cjs.register();
-      },
+  if (path.endsWith('.cts')) {
+    commonJsRequire ??= import('tsx/cjs/api').then(
+      (tsx) => tsx.register({ namespace: 'dreamgym-env-module' }).require,
     );
-    await tsxRegistered;
+    return (await commonJsRequire)(path, import.meta.url) as Record<string, unknown>;
   }
+  if (/\.m?tsx?$/.test(path)) await registerTypeScript();
   return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+}
+
+/** What to do about a module that failed to load, for the failures that have a known fix. */
+function loadFailureFix(path: string, message: string): string {
+  if (
+    /\.c[jt]s$/.test(path) &&
+    /top-level await|ERR_REQUIRE_ASYNC_MODULE|require\(\) of ES Module/i.test(message)
+  ) {
+    return `${path} is CommonJS, which cannot require dreamgym or another ES module that awaits at top level; name it .ts or .mts (an ES module), or .mjs in JavaScript`;
+  }
+  if (/ is not defined in ES module scope/.test(message)) {
+    return `dreamgym loads a .ts env module as an ES module: use import and export, import.meta.dirname for __dirname; or name a CommonJS module .cts`;
+  }
+  return `Fix the module (try: node --import tsx ${path})`;
 }
 
 /**
  * The env entry a user's module exports: its default export, the named one (`module:PATH#name`),
- * or its only export shaped like an entry. TypeScript modules load through tsx. The family name is
- * the entry's `name`, else the `name` of an env it makes (made and closed once). Any problem — a
- * missing file, a module that throws, no entry, a malformed one — names the module and the fix.
+ * or its only export shaped like an entry. TypeScript modules load through tsx, as ES modules but
+ * for `.cts` (./module-hooks.ts says why). The family name is the entry's `name`, else the `name`
+ * of an env it makes (made and closed once). Any problem — a missing file, a module that throws, no
+ * entry, a malformed one — names the module and the fix.
  */
 export async function loadModuleEntry(ref: string, cwd = process.cwd()): Promise<ModuleEnvEntry> {
   const module = parseModuleRef(ref, cwd);
@@ -98,8 +129,9 @@ export async function loadModuleEntry(ref: string, cwd = process.cwd()): Promise
   try {
     exports = await importFile(module.path);
   } catch (error) {
+    const message = (error as Error).message ?? String(error);
     throw new ConfigError(
-      `env module ${module.path} failed to load: ${(error as Error).message ?? error}. Fix the module (try: node --import tsx ${module.path}).`,
+      `env module ${module.path} failed to load: ${message}. ${loadFailureFix(module.path, message)}.`,
     );
   }
   const candidates =
