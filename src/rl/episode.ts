@@ -1,13 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { Rng } from '../core/rng.ts';
 import type { Observation, Provenance, Step, Task, Trajectory } from '../core/types.ts';
-import type { Env } from '../envs/env.ts';
+import type { BranchPoint, Env } from '../envs/env.ts';
 import { PolicyOutputError } from '../policy/errors.ts';
 import type { Policy, PolicyAction } from '../policy/policy.ts';
 
 /** The task, seed and provenance of one episode. */
 export interface EpisodeOptions {
   task?: Task;
+  /**
+   * Start in a recorded real episode's state instead (`Env.reset({ from })`, synthetic envs
+   * only): the policy sees that episode's earlier steps as its history. Not with `task`.
+   */
+  from?: BranchPoint;
+  /**
+   * Steps after which the episode is cut off (truncated, `info.truncatedBy: 'horizon'`) if it has
+   * not ended: a branched rollout's H. Default: none.
+   */
+  horizon?: number;
   /** Seeds the env's task draw (when no task is given) and the policy's random stream. */
   seed: number;
   provenance: Provenance;
@@ -28,19 +38,47 @@ export async function runEpisode(
   policy: Policy,
   options: EpisodeOptions,
 ): Promise<Trajectory> {
+  return (await playEpisode(env, policy, options)).trajectory;
+}
+
+/** An episode played by {@link playEpisode}. */
+export interface PlayedEpisode {
+  /** The episode from its start (for a branched one, from the branch state). */
+  trajectory: Trajectory;
+  /** A branched episode's recorded steps before the branch, which the policy saw; else none. */
+  prefix: Step[];
+}
+
+/**
+ * {@link runEpisode}, also giving back the recorded steps a branched episode started after, which
+ * the policy saw as its history (training needs them to re-evaluate its decisions).
+ */
+export async function playEpisode(
+  env: Env,
+  policy: Policy,
+  options: EpisodeOptions,
+): Promise<PlayedEpisode> {
   const startedAt = new Date().toISOString();
-  const resetOptions = options.task
-    ? { task: options.task, seed: options.seed }
-    : { seed: options.seed };
+  const { task, from, seed, horizon } = options;
+  if (horizon !== undefined && !(Number.isInteger(horizon) && horizon >= 1)) {
+    throw new RangeError(`an episode's horizon must be a whole number from 1, got ${horizon}.`);
+  }
+  const resetOptions = from ? { from, seed } : task ? { task, seed } : { seed };
   const { observation: initial, info } = await env.reset(resetOptions);
+  const prefix = from ? (info.history ?? []) : [];
   const rng = new Rng(options.seed).fork('policy');
   const steps: Step[] = [];
   const maxSteps = options.maxSteps ?? 1000;
   let observation = initial;
   while (steps.length < maxSteps) {
+    if (steps.length === horizon) {
+      cutAtHorizon(steps.at(-1) as Step);
+      break;
+    }
     let decision: PolicyAction;
     try {
-      decision = await policy.act(observation, { task: info.task, history: steps, rng });
+      const history = prefix.length > 0 ? [...prefix, ...steps] : steps;
+      decision = await policy.act(observation, { task: info.task, history, rng });
     } catch (error) {
       if (!(error instanceof PolicyOutputError)) throw error;
       // Reported like any decision, so observers keep one entry per recorded step.
@@ -81,7 +119,13 @@ export async function runEpisode(
     startedAt,
     endedAt: new Date().toISOString(),
   };
-  return trajectory;
+  return { trajectory, prefix };
+}
+
+/** Marks the last step of an episode cut off at its horizon as truncated. */
+function cutAtHorizon(step: Step): void {
+  step.truncated = true;
+  step.info = { ...step.info, truncatedBy: 'horizon' };
 }
 
 /**

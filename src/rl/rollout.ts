@@ -1,8 +1,8 @@
 import { Rng } from '../core/rng.ts';
 import type { Provenance, Step, Task, Trajectory } from '../core/types.ts';
-import type { Env } from '../envs/env.ts';
+import type { BranchPoint, Env } from '../envs/env.ts';
 import type { Policy, RecordedDecision } from '../policy/policy.ts';
-import { runEpisode } from './episode.ts';
+import { playEpisode } from './episode.ts';
 
 /** One step of a rollout, with what the policy said at sampling time. */
 export interface RolloutStep extends RecordedDecision {
@@ -18,8 +18,13 @@ export interface RolloutStep extends RecordedDecision {
 /** One episode of a rollout, with what training needs beside the trajectory. */
 export interface RolloutEpisode {
   trajectory: Trajectory;
-  /** The task id: GRPO compares episodes of the same group. */
+  /**
+   * GRPO compares episodes of the same group: the task id, or for a branched group
+   * `from:<trajectory>#<step>`.
+   */
   groupId: string;
+  /** Where a branched episode started; absent for one started from its task. */
+  branch?: BranchPoint;
   steps: RolloutStep[];
   /** V(s_T) after the last step when the episode was truncated, else 0. */
   bootstrapValue: number;
@@ -40,6 +45,26 @@ export interface RolloutOptions {
   provenance: Provenance;
   /** Called as each episode ends. */
   onEpisode?: (episode: RolloutEpisode) => void;
+  /**
+   * Groups that start from recorded real states instead of tasks (a synthetic env's
+   * `reset({ from })`): `groupSize` continuations of each, run after the task groups.
+   */
+  branches?: readonly Branch[];
+}
+
+/** A group's branch state and how many steps its continuations may take past it. */
+export interface Branch {
+  from: BranchPoint;
+  /** Steps past the branch after which a continuation is cut off (`truncatedBy: 'horizon'`). */
+  horizon: number;
+}
+
+/** One episode to play: from a task, or from a branch state. */
+type Start = { task: Task; branch?: undefined } | { task?: undefined; branch: Branch };
+
+/** The group id of a branched group. */
+export function branchGroupId(from: BranchPoint): string {
+  return `from:${from.trajectory}#${from.step}`;
 }
 
 /**
@@ -49,8 +74,12 @@ export interface RolloutOptions {
  */
 export async function rollout(options: RolloutOptions): Promise<RolloutEpisode[]> {
   const groupSize = options.groupSize ?? 1;
-  const jobs = options.tasks.flatMap((task, i) =>
-    Array.from({ length: groupSize }, (_, g) => ({ task, i, g })),
+  const starts: Start[] = [
+    ...options.tasks.map((task) => ({ task })),
+    ...(options.branches ?? []).map((branch) => ({ branch })),
+  ];
+  const jobs = starts.flatMap((start, i) =>
+    Array.from({ length: groupSize }, (_, g) => ({ start, i, g })),
   );
   const results = new Array<RolloutEpisode>(jobs.length);
   const root = new Rng(options.seed);
@@ -59,15 +88,15 @@ export async function rollout(options: RolloutOptions): Promise<RolloutEpisode[]
     const env = options.makeEnv();
     try {
       for (let j = next++; j < jobs.length; j = next++) {
-        const { task, i, g } = jobs[j] as (typeof jobs)[number];
+        const { start, i, g } = jobs[j] as (typeof jobs)[number];
         const episode = await rolloutEpisode(
           env,
           options,
-          task,
+          start,
           root.fork('rollout', i, g).uint32(),
         );
         // The id names the episode's place, so the same seed gives the same ids (reproducible exports).
-        episode.trajectory.id = `${task.id}#${g}@${options.seed}`;
+        episode.trajectory.id = `${episode.groupId}#${g}@${options.seed}`;
         results[j] = episode;
         options.onEpisode?.(results[j] as RolloutEpisode);
       }
@@ -84,13 +113,15 @@ export async function rollout(options: RolloutOptions): Promise<RolloutEpisode[]
 async function rolloutEpisode(
   env: Env,
   options: RolloutOptions,
-  task: Task,
+  start: Start,
   seed: number,
 ): Promise<RolloutEpisode> {
   const logProbs: number[] = [];
   const values: number[] = [];
-  const trajectory = await runEpisode(env, options.policy, {
-    task,
+  const { trajectory, prefix } = await playEpisode(env, options.policy, {
+    ...(start.branch
+      ? { from: start.branch.from, horizon: start.branch.horizon }
+      : { task: start.task }),
     seed,
     provenance: options.provenance,
     onDecision: (decision) => {
@@ -98,13 +129,15 @@ async function rolloutEpisode(
       values.push(decision.value ?? 0);
     },
   });
-  const history: string[] = [];
-  const replies = trajectory.steps.map((s) => s.observation);
+  const task = trajectory.task;
+  // A branched episode's decisions were made after the recorded steps before the branch.
+  const history = prefix.map((s) => s.action);
+  const replies = [...prefix, ...trajectory.steps].map((s) => s.observation);
   const steps = trajectory.steps.map((step, t) => {
     const recorded: RolloutStep = {
       observation: t === 0 ? trajectory.initial : (trajectory.steps[t - 1] as Step).observation,
       history: [...history],
-      observations: replies.slice(0, t),
+      observations: replies.slice(0, prefix.length + t),
       action: step.action,
       reward: step.reward,
       terminated: step.terminated,
@@ -128,9 +161,11 @@ async function rolloutEpisode(
     bootstrapValue =
       (
         await options.policy
-          .act(last.observation, { task, history: trajectory.steps, rng })
+          .act(last.observation, { task, history: [...prefix, ...trajectory.steps], rng })
           .catch(() => undefined)
       )?.value ?? 0;
   }
-  return { trajectory, groupId: task.id, steps, bootstrapValue };
+  if (!start.branch) return { trajectory, groupId: task.id, steps, bootstrapValue };
+  const { from } = start.branch;
+  return { trajectory, groupId: branchGroupId(from), branch: from, steps, bootstrapValue };
 }

@@ -5,7 +5,7 @@ import { Rng } from '../core/rng.ts';
 import { tf } from '../core/tf.ts';
 import { finalReward, isJudged, isSuccess, type Provenance, type Task } from '../core/types.ts';
 import type { TaskSchedule } from '../curriculum/schedule.ts';
-import type { Env } from '../envs/env.ts';
+import type { BranchPoint, Env } from '../envs/env.ts';
 import type { TrainablePolicy } from '../policy/policy.ts';
 
 export type { TaskSchedule } from '../curriculum/schedule.ts';
@@ -24,7 +24,7 @@ import {
   saveCheckpoint,
 } from './checkpoint.ts';
 import { frozenReference, policyReference, type ReferencePolicy } from './reference.ts';
-import { type RolloutEpisode, rollout } from './rollout.ts';
+import { type Branch, type RolloutEpisode, rollout } from './rollout.ts';
 import { type Optimizer, type PolicySample, ppoUpdate, type UpdateMetrics } from './update.ts';
 import { snapshotWeights } from './weights.ts';
 
@@ -94,6 +94,23 @@ export interface TrainerConfig {
   maxEnvSteps?: number;
   /** The env's step limit, for budgeting. Default 15 (webshop). */
   maxEpisodeSteps: number;
+  /**
+   * Branched rollouts (MBPO's answer to compounding model error): each iteration, this share of
+   * the groups start from recorded real states (`TrainerIO.branchPoints`) rather than from tasks,
+   * a group being `groupSize` continuations of one branch state, each cut off `horizon` steps
+   * past it (or at the episode's step limit, counting the recorded steps). A continuation cut off
+   * there has no outcome: GRPO leaves it out, PPO bootstraps it from its critic. Default: share 0,
+   * every group from a task.
+   */
+  branching: BranchingConfig;
+}
+
+/** How many groups branch from real states, and how far they run. */
+export interface BranchingConfig {
+  /** Share of each iteration's groups that start from real states, in [0, 1]. */
+  share: number;
+  /** Steps a continuation may take past its branch state. */
+  horizon: number;
 }
 
 /** The trainer's defaults: GRPO, 20 iterations. */
@@ -119,6 +136,7 @@ export const DEFAULT_TRAINER_CONFIG: TrainerConfig = {
   concurrency: 1,
   seed: 0,
   maxEpisodeSteps: 15,
+  branching: { share: 0, horizon: 5 },
 };
 
 /** Success rate, mean reward and mean steps of an evaluation. */
@@ -147,6 +165,10 @@ export interface IterationMetrics {
     unjudged: number;
     /** Judged episodes left out of a GRPO update: their group's rewards were all equal. */
     uninformative: number;
+    /** Episodes that started from a real state (`branching`). */
+    branched: number;
+    /** Branched episodes cut off at their horizon (left out of a GRPO update). */
+    horizonCut: number;
   };
   update: UpdateMetrics & { explainedVariance: number };
   /** Interactions with the training env so far (real or synthetic, whichever it is). */
@@ -182,6 +204,12 @@ export interface TrainerIO {
   /** Recorded on the rollouts: `synthetic` when training in a synthetic env. Default `real-online`. */
   provenance?: Provenance;
   /**
+   * Where `branching` starts its groups: `n` states of recorded real episodes of the training
+   * env, chosen with `rng` (and, for picks that ask it, the policy). Needed when
+   * `branching.share` > 0; the training env must honour `reset({ from })` (a synthetic env).
+   */
+  branchPoints?: (n: number, rng: Rng) => Promise<BranchPoint[]>;
+  /**
    * π_ref for `klCoef`, never trained here. Default: the policy's weights as `train` starts; a
    * resumed run with `klCoef` must pass it (the resumed weights are not where the run started).
    */
@@ -216,6 +244,12 @@ export async function train(
     }
   }
   if (io.outDir) await mkdir(io.outDir, { recursive: true });
+  if (config.branching.share > 0 && !io.branchPoints) {
+    optimizer.dispose();
+    throw new ConfigError(
+      'branching.share > 0 starts groups from real states: give the trainer branchPoints (the pipeline draws them from the replay buffer) and a training env that can reset from them (a synthetic env).',
+    );
+  }
   if (config.keepBest && !(io.makeEvalEnv && io.evalTasks?.length)) {
     optimizer.dispose();
     throw new ConfigError(
@@ -277,15 +311,23 @@ async function iterate(
               ),
             );
       if (affordable < 1) break;
-      const tasks = io.schedule
-        ? await io.schedule.next(iteration, affordable)
-        : rng.sample(io.trainTasks, affordable);
+      const branching = Math.round(affordable * config.branching.share);
+      const fromTasks = affordable - branching;
+      const tasks =
+        fromTasks === 0
+          ? []
+          : io.schedule
+            ? await io.schedule.next(iteration, fromTasks)
+            : rng.sample(io.trainTasks, fromTasks);
+      const branches =
+        branching > 0 ? await branchesFor(io, config, branching, rng.fork('branches')) : [];
 
       const episodes = await timed(seconds, 'collect', () =>
         rollout({
           makeEnv: io.makeEnv,
           policy: io.policy,
           tasks,
+          branches,
           groupSize: config.groupSize,
           concurrency: config.concurrency,
           seed: rng.uint32(),
@@ -293,10 +335,15 @@ async function iterate(
         }),
       );
       envSteps += episodes.reduce((s, e) => s + e.steps.length, 0);
-      // Endings the synthetic env could not judge teach nothing: no advantage, no task variance.
-      const judged = episodes.filter((e) => isJudged(e.trajectory));
+      // Endings the synthetic env could not judge teach nothing: no advantage, no task variance;
+      // nor, to GRPO, do continuations cut off at their horizon, which have no outcome.
+      const judged = episodes.filter(
+        (e) => isJudged(e.trajectory) && !(grpoLike(config) && cutAtHorizon(e)),
+      );
       await io.schedule?.record?.(
-        judged.map((e) => ({ taskId: e.groupId, reward: finalReward(e.trajectory) })),
+        judged
+          .filter((e) => !e.branch)
+          .map((e) => ({ taskId: e.groupId, reward: finalReward(e.trajectory) })),
       );
 
       const learnt =
@@ -359,6 +406,28 @@ async function iterate(
   } finally {
     best?.weights.dispose();
   }
+}
+
+/**
+ * The iteration's branch states, each with the steps its continuations may take: the horizon,
+ * or what the step limit leaves after the recorded steps if fewer (at least one).
+ */
+async function branchesFor(
+  io: TrainerIO,
+  config: TrainerConfig,
+  n: number,
+  rng: Rng,
+): Promise<Branch[]> {
+  const points = await (io.branchPoints as NonNullable<TrainerIO['branchPoints']>)(n, rng);
+  return points.map((from) => ({
+    from,
+    horizon: Math.max(1, Math.min(config.branching.horizon, config.maxEpisodeSteps - from.step)),
+  }));
+}
+
+/** Whether a branched continuation was cut off at its horizon. */
+function cutAtHorizon(episode: RolloutEpisode): boolean {
+  return episode.trajectory.steps.at(-1)?.info?.truncatedBy === 'horizon';
 }
 
 /** A higher success rate, or the same with a higher mean reward. */
@@ -480,6 +549,8 @@ function rolloutStats(
     meanReward: episodes.reduce((s, e) => s + finalReward(e.trajectory), 0) / episodes.length,
     informativeGroups: groups.size ? informative / groups.size : 0,
     unjudged: episodes.filter((e) => !isJudged(e.trajectory)).length,
+    branched: episodes.filter((e) => e.branch).length,
+    horizonCut: episodes.filter(cutAtHorizon).length,
   };
 }
 
@@ -513,6 +584,15 @@ function validate(config: TrainerConfig): void {
         `trainer config ${key} must be a positive integer, got ${config[key]}.`,
       );
     }
+  }
+  const { share, horizon } = config.branching;
+  if (!(share >= 0 && share <= 1)) {
+    throw new ConfigError(`trainer config branching.share must be in [0, 1], got ${share}.`);
+  }
+  if (!Number.isInteger(horizon) || horizon < 1) {
+    throw new ConfigError(
+      `trainer config branching.horizon must be a positive integer, got ${horizon}.`,
+    );
   }
   if (!Number.isFinite(config.klCoef) || config.klCoef < 0) {
     throw new ConfigError(`trainer config klCoef must be 0 or more, got ${config.klCoef}.`);
