@@ -2,10 +2,18 @@
  * `dreamgym collect` on small task sets and bad output paths: episodes past the split's tasks
  * cycle through them, and an output that cannot be written is refused before any episode.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ReplayBuffer } from '../../replay/open-buffer.ts';
 import { runCli } from '../testing/run-cli.ts';
 import { runCliInProcess } from '../testing/run-cli-in-process.ts';
 import { spawningTestTimeout } from '../testing/timeouts.ts';
@@ -27,6 +35,46 @@ export default {
       return source.tasks(split, count);
     },
   }),
+};
+`,
+  );
+  return file;
+}
+
+const errors = join(import.meta.dirname, '../../core/errors.ts');
+
+/**
+ * An env module, family `name`, whose server "dies" at reset number `failAt` (1-based): every
+ * reset from then on throws, as an MCP or OpenEnv env does once its server has gone.
+ */
+function failingModule(dir: string, name: string, failAt: number): string {
+  const file = join(dir, `${name}.ts`);
+  writeFileSync(
+    file,
+    `import lamps from ${JSON.stringify(lamps)};
+import { DreamGymError } from ${JSON.stringify(errors)};
+class ServerGone extends DreamGymError {}
+const base = lamps.tasks({});
+const retag = (t) => ({ ...t, env: ${JSON.stringify(name)} });
+export default {
+  ...lamps,
+  name: ${JSON.stringify(name)},
+  tasks: () => ({ tasks: (split, count) => base.tasks(split, count).map(retag) }),
+  make: (o) => {
+    const env = lamps.make(o);
+    let resets = 0;
+    return {
+      name: ${JSON.stringify(name)},
+      reset: async (r) => {
+        resets += 1;
+        if (resets >= ${failAt}) throw new ServerGone('the test server died (reset ' + resets + ')');
+        const result = await env.reset({ ...r, task: r.task && { ...r.task, env: 'lamps' } });
+        return { ...result, info: { ...result.info, task: retag(result.info.task) } };
+      },
+      step: (a) => env.step(a),
+      close: () => env.close(),
+    };
+  },
 };
 `,
   );
@@ -59,6 +107,67 @@ describe('dreamgym collect', () => {
     const again = await run(join(dir, 'b.jsonl'), '3');
     expect(episodes(join(dir, 'b.jsonl')).map((e) => e.task.id)).toEqual(ids);
     expect(again.code).toBe(0);
+  }, 120_000);
+
+  it('keeps the episodes that finished before the env failed, in both outputs, and says how many', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dg-collect-'));
+    const env = failingModule(dir, 'lamps-dying', 3);
+    const [out, db] = [join(dir, 'k.jsonl'), join(dir, 'k.db')];
+    const r = await runCliInProcess([
+      'collect',
+      '--env',
+      env,
+      '--episodes',
+      '20',
+      '--out',
+      out,
+      '--db',
+      db,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `collect stopped after 2 of 20 episodes: the 2 finished are in ${out} and ${db}.`,
+    );
+    expect(r.stderr).toContain('error: the test server died (reset 3)');
+    expect(episodes(out)).toHaveLength(2);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+    const buffer = await ReplayBuffer.open({ path: db });
+    try {
+      expect((await buffer.trajectoryIds()).length).toBe(2);
+    } finally {
+      await buffer.close();
+    }
+  }, 120_000);
+
+  it('leaves no new database and no file when the env fails before the first episode', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dg-collect-'));
+    const env = failingModule(dir, 'lamps-dead', 1);
+    const only = await runCliInProcess([
+      'collect',
+      '--env',
+      env,
+      '--episodes',
+      '3',
+      '--db',
+      join(dir, 'new.db'),
+    ]);
+    expect(only.code).toBe(1);
+    expect(only.stderr).toContain(
+      'collect stopped before any episode finished: nothing was written.',
+    );
+    const both = await runCliInProcess([
+      'collect',
+      '--env',
+      env,
+      '--episodes',
+      '3',
+      '--out',
+      join(dir, 'o.jsonl'),
+      '--db',
+      join(dir, 'o.db'),
+    ]);
+    expect(both.code).toBe(1);
+    expect(readdirSync(dir).sort()).toEqual(['lamps-dead.ts']);
   }, 120_000);
 
   // In a child: the env module it loads would clash, in this process, with the first test's

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { percent, summarize } from '../../data/summary.ts';
@@ -39,7 +41,10 @@ export function collectCommand(program: Command): void {
     .option('--max-steps <n>', "step limit (default: the env's own)", intOption(1))
     .option('--catalog-size <n>', 'webshop: products in the generated catalog', intOption(10))
     .option('--catalog-seed <n>', 'webshop: catalog seed', intOption(0))
-    .option('--out <file>', 'output JSONL file')
+    .option(
+      '--out <file>',
+      'output JSONL file; if the env fails mid-run, the episodes that finished are kept here and in --db (exit code 1)',
+    )
     .option(
       '--db <path>',
       'add each episode to this replay buffer as it ends (with or instead of --out): a SQLite file or a postgres:// URL, which many collectors can share',
@@ -90,17 +95,21 @@ export function collectCommand(program: Command): void {
         );
       }
       // Outputs are checked before any episode is played: a bad --out or --db costs nothing.
-      const writer = o.out === undefined ? undefined : await TrajectoryWriter.open(o.out);
-      let buffer: ReplayBuffer | undefined;
+      const outputs: Outputs = {
+        writer: o.out === undefined ? undefined : await TrajectoryWriter.open(o.out),
+        newDbFile: o.db !== undefined && isNewSqliteFile(o.db),
+        added: 0,
+      };
+      const { writer } = outputs;
       let env: Env;
       try {
-        buffer = o.db === undefined ? undefined : await ReplayBuffer.open({ path: o.db });
+        outputs.buffer = o.db === undefined ? undefined : await ReplayBuffer.open({ path: o.db });
         env = entry.make(envOptions);
       } catch (error) {
-        await writer?.abort();
-        await buffer?.close();
+        await keepFinished(outputs, o.episodes, error);
         throw error;
       }
+      const { buffer } = outputs;
       const bar = progressBar(o.episodes, `collect ${o.env}/${policy.id}`);
       const started = performance.now();
       try {
@@ -114,6 +123,7 @@ export function collectCommand(program: Command): void {
           onEpisode: async (t) => {
             await writer?.write(t);
             await buffer?.add([t]);
+            outputs.added += 1;
             bar.tick();
           },
         });
@@ -136,11 +146,67 @@ export function collectCommand(program: Command): void {
         );
       } catch (error) {
         bar.stop();
-        await writer?.abort();
+        await keepFinished(outputs, o.episodes, error);
         throw error;
       } finally {
         await env.close();
         await buffer?.close();
       }
     });
+}
+
+/** Where `collect` puts episodes, and how many reached the buffer. */
+interface Outputs {
+  writer: TrajectoryWriter | undefined;
+  buffer?: ReplayBuffer | undefined;
+  /** `--db` names a SQLite file that did not exist before this run. */
+  newDbFile: boolean;
+  /** Episodes added to the buffer. */
+  added: number;
+}
+
+/**
+ * After `cause` stopped the run: publishes the episodes that finished (the JSONL file, the
+ * buffer), or, when none did, leaves no trace (the file as it was, no new empty database), and
+ * says which on stderr.
+ */
+async function keepFinished(outputs: Outputs, episodes: number, cause: unknown): Promise<void> {
+  const { writer, buffer, added } = outputs;
+  const kept: Array<{ count: number; where: string }> = [];
+  if (writer && writer.count > 0) {
+    const published = await writer.close().then(
+      () => true,
+      (error: unknown) => {
+        if (error !== cause) console.error(`error: ${(error as Error).message}`);
+        return false;
+      },
+    );
+    kept.push({ count: writer.count, where: published ? writer.path : writer.partialPath });
+  } else {
+    await writer?.abort();
+  }
+  await buffer?.close();
+  if (buffer && added > 0) kept.push({ count: added, where: buffer.path });
+  if (buffer && added === 0 && outputs.newDbFile) {
+    await Promise.all(['', '-wal', '-shm'].map((end) => rm(buffer.path + end, { force: true })));
+  }
+  console.error(stoppedMessage(kept, episodes));
+}
+
+/** What a failed run kept, e.g. `collect stopped after 2 of 20 episodes: the 2 finished are in k.jsonl and k.db.` */
+function stoppedMessage(kept: Array<{ count: number; where: string }>, episodes: number): string {
+  const [first] = kept;
+  if (!first) return 'collect stopped before any episode finished: nothing was written.';
+  const most = Math.max(...kept.map((k) => k.count));
+  const where = kept.every((k) => k.count === first.count)
+    ? `the ${first.count} finished are in ${kept.map((k) => k.where).join(' and ')}`
+    : kept.map((k) => `${k.count} are in ${k.where}`).join(', ');
+  return `collect stopped after ${most} of ${episodes} episodes: ${where}.`;
+}
+
+/** True when `location` is a SQLite file path (not `:memory:`, not a URL) that does not exist yet. */
+function isNewSqliteFile(location: string): boolean {
+  return (
+    location !== ':memory:' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(location) && !existsSync(location)
+  );
 }
