@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import type { Task, Trajectory } from '../../core/types.ts';
 import { readTrajectories } from '../../data/trajectory-file.ts';
-import type { Env } from '../../envs/env.ts';
+import type { Env, TaskSource, TaskSplit } from '../../envs/env.ts';
+import { envEntry } from '../../envs/registry.ts';
 import { webTaskKind } from '../../envs/web/webarena/task-kind.ts';
 import { makeExperienceModel } from '../../pipeline/experience-model.ts';
 import { envSetup, syntheticFactory } from '../../pipeline/experiment.ts';
@@ -95,13 +96,13 @@ export function fidelityCommand(program: Command): void {
     .option('--gguf <path>', 'llm: a local GGUF model instead of a server')
     .option(
       '--episodes <n>',
-      'held-out real episodes (on tasks the offline data never saw)',
+      'held-out real episodes, on tasks the offline data never saw: the train tasks it does not use, then the test split’s',
       intOption(1),
       200,
     )
     .option(
       '--offline-episodes <n>',
-      'offline episodes that fill the buffer (played by --policy)',
+      'offline episodes that fill the buffer (played by --policy; not used with --data)',
       intOption(1),
       500,
     )
@@ -152,8 +153,16 @@ export function fidelityCommand(program: Command): void {
       const outDir =
         o.out ??
         join('runs', `fidelity-${o.env}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-      const setup = envSetup(o.env, { trainTasks: o.offlineEpisodes + o.episodes });
       // Read first: a wrong file fails before minutes of collection.
+      const fromFile = o.data ? await readTrajectories(o.data) : undefined;
+      const entry = envEntry(o.env);
+      const plan = taskPlan((split) => entry.tasks({ split }), {
+        data: fromFile && { file: o.data, trajectories: fromFile },
+        offlineEpisodes: o.offlineEpisodes,
+        heldOut: o.episodes,
+        env: o.env,
+      });
+      const setup = envSetup(o.env, { trainTasks: plan.train.length });
       const recorded = o.freeData ? await recordedEpisodes(o.freeData, setup.name) : undefined;
       const dataPolicyName = o.policy ?? (hasExpert(o.env) ? 'expert' : 'random');
       const dataPolicy = await loadPolicy(dataPolicyName, {
@@ -172,20 +181,22 @@ export function fidelityCommand(program: Command): void {
       // Closed whatever happens: a browser env left open keeps the process alive.
       const opened: Env[] = [real];
       try {
-        const offline = o.data
-          ? await readTrajectories(o.data)
-          : await collect({
-              env: real,
-              policy: dataPolicy,
-              tasks: setup.trainTasks.slice(0, o.offlineEpisodes),
-              episodes: o.offlineEpisodes,
-              seed: 1,
-              provenance: 'real-offline',
-            });
-        const heldOutTasks = setup.trainTasks.slice(
-          o.offlineEpisodes,
-          o.offlineEpisodes + o.episodes,
-        );
+        const offline =
+          fromFile ??
+          (await collect({
+            env: real,
+            policy: dataPolicy,
+            tasks: setup.trainTasks.slice(0, o.offlineEpisodes),
+            episodes: o.offlineEpisodes,
+            seed: 1,
+            provenance: 'real-offline',
+          }));
+        const { heldOut: heldOutTasks, fromTest } = plan;
+        if (fromTest > 0) {
+          process.stderr.write(
+            `held-out tasks: ${fromTest} of ${heldOutTasks.length} from the test split (the offline data uses the train tasks)\n`,
+          );
+        }
         const heldOut = await collect({
           env: real,
           policy: dataPolicy,
@@ -219,7 +230,7 @@ export function fidelityCommand(program: Command): void {
           tasks.every((task) => webTaskKind(task) !== undefined)
             ? { kindOf: (task: Task) => webTaskKind(task) as string }
             : {};
-        const header = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (${o.data ? o.data : dataPolicy.id}). Held-out: ${heldOut.length} real episodes of ${dataPolicy.id} on tasks the offline data never saw (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${teacherForcedTable(forced)}\n\n`;
+        const header = `# Fidelity: ${o.env}, ${model.id}\n\nOffline data: ${offline.length} episodes (${o.data ? o.data : dataPolicy.id}). Held-out: ${heldOut.length} real episodes of ${dataPolicy.id} on tasks the offline data never saw${fromTest > 0 ? ` (${fromTest} of them from the test split)` : ''} (seed ${o.seed}).\n\n## Teacher-forced (each real step predicted from the real history)\n\n${teacherForcedTable(forced)}\n\n`;
         const falsePositive =
           'A false positive is a synthetic success whose very actions fail in the real env: a reward an agent trained in the synthetic env learns from wrongly.';
         let json: object;
@@ -271,6 +282,67 @@ export function fidelityCommand(program: Command): void {
         for (const env of opened) await env.close();
       }
     });
+}
+
+/** The train tasks fidelity plays on, and its held-out ones with how many came from the test split. */
+interface TaskPlan {
+  train: Task[];
+  heldOut: Task[];
+  fromTest: number;
+}
+
+/**
+ * The held-out tasks are the first tasks the offline data does not use: train tasks past the
+ * ones it played (collected, the first `offlineEpisodes`; from a file, the tasks of its
+ * episodes), then, where the train split runs out (an env with few train tasks), test tasks.
+ * None left is a {@link ConfigError} naming the fix.
+ */
+function taskPlan(
+  source: (split: TaskSplit) => TaskSource,
+  {
+    data,
+    offlineEpisodes,
+    heldOut,
+    env,
+  }: {
+    data: { file: string; trajectories: readonly Trajectory[] } | undefined;
+    offlineEpisodes: number;
+    heldOut: number;
+    env: string;
+  },
+): TaskPlan {
+  const dataTasks = data && new Set(data.trajectories.map((t) => t.task.id));
+  // Enough train tasks that `heldOut` of them are unused, where the split has that many.
+  const train = upTo(source, 'train', (dataTasks?.size ?? offlineEpisodes) + heldOut);
+  const used = dataTasks ?? new Set(train.slice(0, offlineEpisodes).map((t) => t.id));
+  const unused = (tasks: readonly Task[]) => tasks.filter((t) => !used.has(t.id));
+  const fromTrain = unused(train).slice(0, heldOut);
+  const test =
+    fromTrain.length < heldOut ? upTo(source, 'test', used.size + heldOut) : ([] as Task[]);
+  const trainIds = new Set(train.map((t) => t.id));
+  const fromTest = unused(test)
+    .filter((t) => !trainIds.has(t.id))
+    .slice(0, heldOut - fromTrain.length);
+  if (fromTrain.length + fromTest.length === 0) {
+    const offline = data ? `--data ${data.file}` : `--offline-episodes ${offlineEpisodes}`;
+    throw new ConfigError(
+      `no task left to hold out: the offline data (${offline}) uses all ${train.length} train and ${test.length} test tasks of ${env}, and the held-out episodes need tasks it never saw. Pass offline data on fewer tasks (${data ? 'a --data file of fewer tasks, e.g. dreamgym collect --episodes N plays the first N train tasks' : 'a lower --offline-episodes'}).`,
+    );
+  }
+  return { train, heldOut: [...fromTrain, ...fromTest], fromTest: fromTest.length };
+}
+
+/**
+ * The first `count` tasks of a split, or all of them where it has fewer: task sources either
+ * hand out what they have or refuse a count past their size (a {@link ConfigError}).
+ */
+function upTo(source: (split: TaskSplit) => TaskSource, split: TaskSplit, count: number): Task[] {
+  try {
+    return source(split).tasks(split, count);
+  } catch (error) {
+    if (error instanceof ConfigError) return source(split).tasks(split);
+    throw error;
+  }
 }
 
 /** The episodes of `env` in a recorded trajectory file; none is a mistake, named with its fix. */
