@@ -18,6 +18,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts \
  && npm rebuild better-sqlite3 usearch esbuild
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.ts ./scripts/
 COPY src ./src
 # node-llama-cpp (the embedded llama.cpp, ~700 MB with its GPU builds) is left out: the image
 # reaches its LLM over HTTP (any OpenAI-compatible server); `--gguf` says the package is missing.
