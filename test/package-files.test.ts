@@ -29,8 +29,8 @@ describe('the npm package', () => {
       ]),
     );
     expect(files.filter((f) => f.startsWith('docs/.vitepress/'))).toEqual([]);
-    expect(files.filter((f) => /\.[cm]?tsx?$/.test(f) && !/^dist\/.*\.d\.[cm]?ts$/.test(f))).toEqual(
-      [],
-    );
+    expect(
+      files.filter((f) => /\.[cm]?tsx?$/.test(f) && !/^dist\/.*\.d\.[cm]?ts$/.test(f)),
+    ).toEqual([]);
   }, 60_000);
 });
