@@ -7,6 +7,7 @@ import { runCliInProcess } from '../cli/testing/run-cli-in-process.ts';
 import { spawningTestTimeout } from '../cli/testing/timeouts.ts';
 import { initTf } from '../core/tf.ts';
 import { isSuccess, type Step, type Trajectory } from '../core/types.ts';
+import { generatedTask } from '../curriculum/task-identity.ts';
 import { TrajectoryWriter } from '../data/trajectory-file.ts';
 import { findChromium } from '../envs/web/browser/chromium.ts';
 import { browserLeftovers, browserTmpDir } from '../envs/web/testing/browser-leftovers.ts';
@@ -90,8 +91,9 @@ describe('dreamgym fidelity', () => {
   it('replays recorded episodes (--free-data): their successes checked in the real env', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dreamgym-fidelity-recorded-'));
     // Real expert episodes stand in for what a served synthetic env recorded: two successes its
-    // actions earn for real, one failure the recording env paid as a success, and one on a task
-    // the curriculum generated (no spec: the real env cannot build it).
+    // actions earn for real, one failure the recording env paid as a success, one on a task the
+    // LLM task generator wrote (no spec: the real env cannot build it) and one on an offline
+    // mutator's variation (a spec the real env builds: it is replayed).
     const real = relabel(await webshopTrajectories(12, 3), 'synthetic', 'served');
     const successes = real.filter(isSuccess).slice(0, 2);
     const failure = real.find((t) => !isSuccess(t) && t.steps.at(-1)?.terminated) as Trajectory;
@@ -104,10 +106,16 @@ describe('dreamgym fidelity', () => {
       id: 'served-generated',
       task: { id: 'gen-1', env: 'webshop', instruction: 'a harder variation', origin: 'generated' },
     };
+    const first = successes[0] as Trajectory;
+    const varied: Trajectory = {
+      ...first,
+      id: 'served-varied',
+      task: generatedTask(first.task, 'the same purchase, worded anew', first.task.spec),
+    };
     expect(successes).toHaveLength(2);
     const file = join(dir, 'served.jsonl');
     const writer = await TrajectoryWriter.open(file);
-    for (const t of [...successes, paid(failure), generated]) await writer.write(t);
+    for (const t of [...successes, paid(failure), generated, varied]) await writer.write(t);
     await writer.close();
     const out = join(dir, 'report');
     const run = await runCliInProcess([
@@ -118,20 +126,26 @@ describe('dreamgym fidelity', () => {
     expect(run.code, run.stderr).toBe(0);
     const json = JSON.parse(readFileSync(join(out, 'fidelity.json'), 'utf8'));
     expect(json.freeRunning).toBeUndefined();
-    expect(json.recordedEpisodes.episodes).toBe(4);
+    expect(json.recordedEpisodes.episodes).toBe(5);
     expect(json.recordedEpisodes.recorded.successRate).toBe(1);
     expect(json.recordedEpisodes.replayed).toMatchObject({
-      episodes: 3,
-      syntheticSuccesses: 3,
-      confirmed: 2,
+      episodes: 4,
+      syntheticSuccesses: 4,
+      confirmed: 3,
       missed: 0,
+      generated: 1,
       unreplayable: 1,
     });
-    expect(json.recordedEpisodes.replayed.falsePositiveShare).toBeCloseTo(1 / 3);
+    expect(json.recordedEpisodes.replayed.falsePositiveShare).toBeCloseTo(1 / 4);
     const report = readFileSync(join(out, 'fidelity.md'), 'utf8');
     expect(report).toContain(`## Recorded episodes (${file})`);
-    expect(report).toMatch(/\| all \| 3 \| 3 \| 2 \| 33\.3% \| 0 \|/);
-    expect(report).toContain('Not replayed: 1 episodes whose task the real env cannot build');
+    expect(report).toMatch(/\| all \| 4 \| 4 \| 3 \| 25\.0% \| 0 \|/);
+    expect(report).toContain(
+      '1 of the 4 episodes replayed are on tasks the curriculum generated (variations with a spec the real env builds).',
+    );
+    expect(report).toContain(
+      'Not replayed: 1 episodes whose task the real env cannot build (tasks the LLM task generator wrote have no spec).',
+    );
 
     // A file of another env's episodes is refused before any work, with the fix.
     const wrong = await runCliInProcess(['fidelity', '--env', 'household', '--free-data', file]);

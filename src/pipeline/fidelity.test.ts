@@ -131,6 +131,7 @@ describe('replayInReal', () => {
       confirmed: 0,
       falsePositiveShare: 0,
       missed: 1,
+      generated: 0,
       unreplayable: 0,
     });
   });
@@ -139,30 +140,29 @@ describe('replayInReal', () => {
 describe('replayRecorded', () => {
   it('replays recorded episodes, counting apart those whose task the real env cannot build', async () => {
     const a = task('a', 'change');
-    const generated: Task = {
-      id: 'g',
-      env: 'toy',
-      instruction: 'a variation',
-      origin: 'generated',
-    };
+    // The LLM task generator's tasks have no spec; the offline mutators' variations keep one.
+    const written: Task = { id: 'g', env: 'toy', instruction: 'a variation', origin: 'generated' };
+    const varied: Task = { ...task('v', 'change'), origin: 'generated', parentId: 'a' };
     const report = await replayRecorded({
       trajectories: [
         episode(a, ['press [right]', 'stop []'], 1), // confirmed
         episode(a, ['stop []'], 1), // a false positive
         episode(a, ['look'], 0, 'truncated'), // abandoned by its trainer: no success either side
-        episode(generated, ['stop []'], 1), // the curriculum's task: no spec to replay it on
+        episode(written, ['stop []'], 1), // no spec to replay it on
+        episode(varied, ['press [right]', 'stop []'], 1), // replayed, and confirmed
       ],
       realEnv: new ToyEnv(),
     });
-    expect(report.episodes).toBe(4);
-    // As the recording env paid them: 3 successes of 4.
-    expect(report.recorded.successRate).toBe(0.75);
+    expect(report.episodes).toBe(5);
+    // As the recording env paid them: 4 successes of 5.
+    expect(report.recorded.successRate).toBe(0.8);
     expect(report.replayed).toEqual({
-      episodes: 3,
-      syntheticSuccesses: 2,
-      confirmed: 1,
-      falsePositiveShare: 0.5,
+      episodes: 4,
+      syntheticSuccesses: 3,
+      confirmed: 2,
+      falsePositiveShare: expect.closeTo(1 / 3),
       missed: 0,
+      generated: 1,
       unreplayable: 1,
     });
   });

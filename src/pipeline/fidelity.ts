@@ -54,8 +54,13 @@ export interface ReplayReport extends ReplayCounts {
   /** The same counts per kind of task, when a kind was given (WebArena's for web tasks). */
   byKind?: Record<string, ReplayCounts>;
   /**
-   * Episodes not replayed because the real env cannot build their task (a task the curriculum
-   * generated has no spec); they are in no count above.
+   * Of the replayed episodes, those on tasks the curriculum generated: the offline mutators'
+   * variations carry a spec the real env builds, so they are replayed and counted above.
+   */
+  generated: number;
+  /**
+   * Episodes not replayed because the real env cannot build their task (the LLM task generator's
+   * tasks have no spec); they are in no count above.
    */
   unreplayable: number;
 }
@@ -171,8 +176,9 @@ export async function freeRunning({
  * the same reset seed) and counts the synthetic successes whose very actions succeed for real. A
  * synthetic page that departs from the real one makes its later actions miss there too: that is
  * counted against the synthetic env, as it should be. Success is {@link isSuccess} on both sides.
- * An episode whose task the real env cannot build ({@link TaskError}: a generated task with no
- * spec) is counted as unreplayable, and in nothing else.
+ * A generated task is replayed like a seed task when the real env builds it (the offline
+ * mutators' variations carry a spec); one it cannot build ({@link TaskError}: the LLM task
+ * generator's tasks have no spec) is counted as unreplayable, and in nothing else.
  */
 export async function replayInReal({
   trajectories,
@@ -185,6 +191,7 @@ export async function replayInReal({
 }): Promise<ReplayReport> {
   const rows: Array<{ kind: string; synthetic: boolean; real: boolean }> = [];
   let unreplayable = 0;
+  let generated = 0;
   for (const trajectory of trajectories) {
     try {
       await realEnv.reset({
@@ -203,6 +210,7 @@ export async function replayInReal({
       if (result.terminated || result.truncated) break;
     }
     rows.push({ kind: kindOf?.(trajectory.task) ?? '', synthetic: isSuccess(trajectory), real });
+    if (trajectory.task.origin === 'generated') generated++;
   }
   const counts = (group: typeof rows): ReplayCounts => {
     const successes = group.filter((r) => r.synthetic);
@@ -215,11 +223,12 @@ export async function replayInReal({
       missed: group.filter((r) => !r.synthetic && r.real).length,
     };
   };
-  if (!kindOf) return { ...counts(rows), unreplayable };
+  if (!kindOf) return { ...counts(rows), generated, unreplayable };
   const kinds = [...new Set(rows.map((r) => r.kind))].sort();
   return {
     ...counts(rows),
     byKind: Object.fromEntries(kinds.map((k) => [k, counts(rows.filter((r) => r.kind === k))])),
+    generated,
     unreplayable,
   };
 }

@@ -35,6 +35,7 @@ const replay = (successes: number, confirmed: number, unreplayable = 0): ReplayR
   confirmed,
   falsePositiveShare: successes ? 1 - confirmed / successes : 0,
   missed: 0,
+  generated: 0,
   unreplayable,
 });
 

@@ -61,7 +61,7 @@ function episodesTable(rows: Array<[string, EpisodeStats]>): string {
 
 /** The replay's counts by task kind (where there are several) and in all, as a markdown table. */
 function replayTable(replay: ReplayReport): string {
-  const { byKind = {}, unreplayable, ...all } = replay;
+  const { byKind = {}, generated, unreplayable, ...all } = replay;
   // A single kind needs no row of its own beside `all`.
   const kinds = Object.keys(byKind).length > 1 ? Object.entries(byKind) : [];
   const table = [
@@ -70,9 +70,19 @@ function replayTable(replay: ReplayReport): string {
     ...kinds.map(([kind, counts]) => replayRow(kind, counts)),
     replayRow('all', all),
   ].join('\n');
-  return unreplayable > 0
-    ? `${table}\n\nNot replayed: ${unreplayable} episodes whose task the real env cannot build (generated tasks have no spec).`
-    : table;
+  const notes = [
+    ...(generated > 0
+      ? [
+          `${generated} of the ${all.episodes} episodes replayed are on tasks the curriculum generated (variations with a spec the real env builds).`,
+        ]
+      : []),
+    ...(unreplayable > 0
+      ? [
+          `Not replayed: ${unreplayable} episodes whose task the real env cannot build (tasks the LLM task generator wrote have no spec).`,
+        ]
+      : []),
+  ];
+  return [table, ...notes].join('\n\n');
 }
 
 function replayRow(name: string, r: ReplayCounts): string {
