@@ -19,6 +19,18 @@ describe('run config', () => {
     expect(config.s2r).toBeUndefined();
   });
 
+  it('branches no rollout unless told, and checks the branching it is given', () => {
+    expect(parseRunConfig({}).train.branching).toEqual({ share: 0, horizon: 5, pick: 'uniform' });
+    const config = parseRunConfig({ train: { branching: { share: 0.5, pick: 'divergence' } } });
+    expect(config.train.branching).toEqual({ share: 0.5, horizon: 5, pick: 'divergence' });
+    expect(() => parseRunConfig({ train: { branching: { share: 1.5 } } })).toThrow(
+      /train\.branching\.share/,
+    );
+    expect(() => parseRunConfig({ train: { branching: { pick: 'failures' } } })).toThrow(
+      /train\.branching\.pick/,
+    );
+  });
+
   it('takes dpo as a method, with its β, and refuses what a DPO run has no use for', () => {
     expect(parseRunConfig({ train: { algo: 'dpo', beta: 0.5 } }).train).toMatchObject({
       algo: 'dpo',

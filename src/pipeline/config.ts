@@ -6,6 +6,7 @@ import { ConfigError } from '../core/errors.ts';
 import type { EnvEntry } from '../envs/env.ts';
 import { isModuleRef, MODULE_PREFIX, parseModuleRef } from '../envs/module-entry.ts';
 import { registerEnv, resolveEnvRef } from '../envs/registry.ts';
+import { BRANCH_PICKS } from '../experience/branch-points.ts';
 import { EXPERIENCE_CHOICES } from '../experience/llm-free.ts';
 
 const LlmConfig = z.strictObject({
@@ -113,6 +114,19 @@ export const RunConfig = z.strictObject({
       dropUninformativeGroups: z.boolean().default(true),
       /** β of the KL penalty towards the policy as training starts (GRPO's π_ref); 0 none. */
       klCoef: z.number().nonnegative().default(0),
+      /**
+       * Branched rollouts in the synthetic env: `share` of each iteration's groups start from real
+       * states of the buffer, run at most `horizon` steps past them; `pick` chooses the states
+       * (`uniform`, or `divergence`: where the policy departs from the real next action).
+       * S2R never branches (a real env cannot start from a recorded state).
+       */
+      branching: z
+        .strictObject({
+          share: z.number().min(0).max(1).default(0),
+          horizon: z.number().int().positive().default(5),
+          pick: z.enum(BRANCH_PICKS).default('uniform'),
+        })
+        .prefault({}),
     })
     .prefault({}),
   evaluation: z

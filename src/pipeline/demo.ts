@@ -21,6 +21,7 @@ import {
   type TrainerConfig,
   train,
 } from '../rl/trainer.ts';
+import { type BranchingOptions, bufferBranchPoints } from './branching.ts';
 import { DEFAULT_REAL_SHARE } from './config.ts';
 import { DPO_ROW, describeDpoFit, dpoFromOffline } from './dpo-baseline.ts';
 import {
@@ -92,6 +93,11 @@ export interface DemoOptions {
   coEvolve?: boolean;
   /** A curriculum for synthetic training, made per run (see src/curriculum). */
   curriculum?: (setup: EnvSetup, seed: number) => TaskSchedule;
+  /**
+   * The DreamGym rows' branched rollouts: that share of their groups start from real states of
+   * the buffer (see `TrainerConfig.branching`). Default: none, every group from a task.
+   */
+  branching?: BranchingOptions;
   /**
    * The experience model without reasoning (the LLM model's − reasoning ablation): with
    * `ablations`, a row of its own. Absent for the LLM-free models, which do not reason.
@@ -411,6 +417,9 @@ async function runSeed(
               },
         );
         const successes: Trajectory[] = [];
+        const branching = options.branching?.share
+          ? await bufferBranchPoints(rowBuffer, setup.name, policy, options.branching.pick)
+          : undefined;
         const history = await train(
           {
             policy,
@@ -426,8 +435,15 @@ async function runSeed(
               if (!frozen) await rowModel.refresh?.();
             },
             ...(schedule && { schedule }),
+            ...(branching && { branchPoints: branching.branchPoints }),
           },
-          trainer({ algo, iterations: options.syntheticIterations }),
+          trainer({
+            algo,
+            iterations: options.syntheticIterations,
+            ...(options.branching && {
+              branching: { share: options.branching.share, horizon: options.branching.horizon },
+            }),
+          }),
         );
         const curriculum = explain
           ? await explainCurriculum(setup, seed, history, schedule, successes)

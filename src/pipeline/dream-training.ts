@@ -13,6 +13,7 @@ import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { TransitionEncoder } from '../replay/transition-encoder.ts';
 import { type TrainerConfig, train } from '../rl/trainer.ts';
+import { type BranchingOptions, bufferBranchPoints } from './branching.ts';
 import { syntheticFactory } from './experiment.ts';
 import { webSetup } from './web-setup.ts';
 
@@ -44,6 +45,8 @@ export interface DreamTrainingJob {
   returnSuccesses?: boolean;
   /** Which LLM-free experience model to learn (see `llmFreeModel`); default `auto`, the web model. */
   experience?: ExperienceChoice;
+  /** Branched rollouts from the buffer's real states (see `TrainerConfig.branching`). */
+  branching?: BranchingOptions;
 }
 
 export interface DreamTrainingResult {
@@ -74,6 +77,9 @@ export async function trainDream(job: DreamTrainingJob): Promise<DreamTrainingRe
     const curriculum = job.curriculum && (await webCurriculum(job, buffer, tasks));
     const makeSynthetic = syntheticFactory({ ...setup, trainTasks: tasks }, buffer, model);
     const successes: Trajectory[] = [];
+    const branching = job.branching?.share
+      ? await bufferBranchPoints(buffer, job.site, policy, job.branching.pick)
+      : undefined;
     try {
       const started = performance.now();
       const history = await train(
@@ -85,8 +91,14 @@ export async function trainDream(job: DreamTrainingJob): Promise<DreamTrainingRe
           trainTasks: tasks,
           provenance: 'synthetic',
           ...(curriculum && { schedule: curriculum }),
+          ...(branching && { branchPoints: branching.branchPoints }),
         },
-        job.trainer,
+        {
+          ...job.trainer,
+          ...(job.branching && {
+            branching: { share: job.branching.share, horizon: job.branching.horizon },
+          }),
+        },
       );
       const seconds = (performance.now() - started) / 1000;
       await policy.save(job.outPolicy);

@@ -17,6 +17,7 @@ import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { formatMean, formatRate } from '../report/stats.ts';
 import { behaviourCloning } from '../rl/bc.ts';
 import { type TaskSchedule, train } from '../rl/trainer.ts';
+import { bufferBranchPoints } from './branching.ts';
 import { type RunConfig, resolveRunEnv } from './config.ts';
 import { describeDpoFit, dpoFromOffline } from './dpo-baseline.ts';
 import { makeExperienceModel, makeLlmClient } from './experience-model.ts';
@@ -134,7 +135,7 @@ export async function runPipeline(
   try {
     await stage('replay buffer', () => buffer.add(offline));
     const policy = new ChoicePolicy({ seed: config.seed, family: setup.name });
-    const { algo, beta, ...trainSettings } = config.train;
+    const { algo, beta, branching, ...trainSettings } = config.train;
     const trainerConfig = {
       ...trainSettings,
       // A DPO run has no RL stage (config validation refuses its s2r).
@@ -180,6 +181,10 @@ export async function runPipeline(
             seed: config.seed,
           },
         );
+      const branchPoints =
+        branching.share > 0
+          ? (await bufferBranchPoints(buffer, setup.name, policy, branching.pick)).branchPoints
+          : undefined;
       const synthetic = await stage('synthetic training', () =>
         train(
           {
@@ -199,8 +204,9 @@ export async function runPipeline(
               if (learnt > 0) log(`experience model learnt ${learnt} new real episodes`);
             },
             ...(schedule && { schedule }),
+            ...(branchPoints && { branchPoints }),
           },
-          trainerConfig,
+          { ...trainerConfig, branching: { share: branching.share, horizon: branching.horizon } },
         ),
       );
       syntheticInteractions = synthetic.at(-1)?.envSteps ?? 0;

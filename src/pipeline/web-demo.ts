@@ -14,6 +14,7 @@ import { type Estimate, formatRate, meanInterval, wilson } from '../report/stats
 import { type BehaviourCloningOptions, behaviourCloning } from '../rl/bc.ts';
 import { rollout } from '../rl/rollout.ts';
 import { type TrainerConfig, type TrainerPolicy, train } from '../rl/trainer.ts';
+import type { BranchingOptions } from './branching.ts';
 import { DPO_ROW, describeDpoFit, dpoFromOffline } from './dpo-baseline.ts';
 import type { DreamTrainingResult } from './dream-training.ts';
 import { trainDreamInWorker } from './dream-training-thread.ts';
@@ -78,6 +79,8 @@ export interface WebDemoOptions {
    * `auto`, the hand-written web model.
    */
   experience?: ExperienceChoice;
+  /** The DreamGym rows' branched rollouts (see `TrainerConfig.branching`). Default: none. */
+  branching?: BranchingOptions;
   onProgress?: (line: string) => void;
 }
 
@@ -372,6 +375,7 @@ export async function runWebDemo(options: WebDemoOptions): Promise<WebDemoResult
         ...(curriculum !== 'off' && { curriculum: { mode: curriculum } }),
         ...(ablation && algo === 'grpo' && { returnSuccesses: true }),
         ...(options.experience && { experience: options.experience }),
+        ...(options.branching && { branching: options.branching }),
       });
     log(
       `${site}: DreamGym GRPO and PPO training in the synthetic env (curriculum ${mode}), on two threads`,

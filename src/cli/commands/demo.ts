@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
 import { Curriculum } from '../../curriculum/curriculum.ts';
 import { offlineMutators } from '../../curriculum/generators/offline-mutators.ts';
 import { checkMode } from '../../curriculum/selection.ts';
 import { SqliteTaskPool } from '../../curriculum/sqlite-task-pool.ts';
+import { BRANCH_PICKS } from '../../experience/branch-points.ts';
 import { runDemo } from '../../pipeline/demo.ts';
 import { costTable, demoTable, writeDemoReport } from '../../pipeline/demo-report.ts';
 import { runWebDemo, type WebDemoOptions } from '../../pipeline/web-demo.ts';
@@ -18,6 +19,7 @@ import {
   flagsGiven,
   intOption,
   positiveNumber,
+  probabilityOption,
 } from '../options.ts';
 
 const WEBSHOP_TRAINER = { tasksPerIteration: 16, groupSize: 8, evalEvery: 5 };
@@ -134,6 +136,26 @@ export function demoCommand(program: Command): void {
       experienceOption,
       'auto',
     )
+    .option(
+      '--branch-share <p>',
+      "share of the DreamGym rows' rollout groups that start from real states of the buffer (branched rollouts; 0: every group from a task's start)",
+      probabilityOption,
+      0,
+    )
+    .option(
+      '--branch-horizon <n>',
+      'steps a branched continuation may take past its real state before it is cut off',
+      intOption(1),
+      5,
+    )
+    .addOption(
+      new Option(
+        '--branch-pick <how>',
+        "where to branch: uniformly over the buffer's real decisions, or where the policy's choice differs from the real episode's next action",
+      )
+        .choices(BRANCH_PICKS)
+        .default('uniform'),
+    )
     .option('--out <dir>', 'run folder (default runs/demo-<time>)')
     .option('--parallel <n>', 'web: browser episodes in flight at once', intOption(1), 4)
     .option(
@@ -180,6 +202,9 @@ export function demoCommand(program: Command): void {
           curriculum: o.ablations && !given('webCurriculum') ? 'variance' : o.webCurriculum,
           ...(o.ablations && { curriculumAblation: { replays: WEB_ABLATION_REPLAYS } }),
           maxEpisodeSteps: WEB_DEFAULTS.maxSteps,
+          ...(o.branchShare > 0 && {
+            branching: { share: o.branchShare, horizon: o.branchHorizon, pick: o.branchPick },
+          }),
           outDir: root,
           onProgress: progress('web'),
         };
@@ -236,6 +261,9 @@ export function demoCommand(program: Command): void {
           outDir,
           ablations: o.ablations,
           ...(o.coEvolve && { coEvolve: true }),
+          ...(o.branchShare > 0 && {
+            branching: { share: o.branchShare, horizon: o.branchHorizon, pick: o.branchPick },
+          }),
           ...(o.realStepSeconds !== undefined && { realStepSeconds: o.realStepSeconds }),
           ...(o.realStepCost !== undefined && { realStepCost: o.realStepCost }),
           curriculum: (setup, seed) =>

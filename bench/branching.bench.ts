@@ -1,0 +1,185 @@
+/**
+ * Branched rollouts (issue 53): DreamGym GRPO in the synthetic env with and without groups that
+ * start from the buffer's real states, held-out success in the real env, over seeds. Per env and
+ * seed: the scripted expert (ε = 0.3) plays BENCH_BRANCHING_OFFLINE (500) train tasks into a
+ * buffer, the env's LLM-free model learns it, and each configuration of BENCH_BRANCHING_CONFIGS
+ * (`share:horizon:pick`, comma-separated; default `0:5:uniform,0.5:5:uniform,1:5:uniform`)
+ * trains a fresh policy — from scratch, or from BC with BENCH_BRANCHING_START=bc — for
+ * BENCH_BRANCHING_ITERATIONS (30) iterations of 16 groups × 8, as the demo's DreamGym GRPO row.
+ * Each trained policy plays BENCH_BRANCHING_EVAL (200) held-out test tasks in the real env,
+ * greedy; it also plays 100 train tasks in the synthetic env, whose successes are replayed in the
+ * real env (the share false there). A row of the same algorithm in the real env with
+ * BENCH_BRANCHING_REAL (20,000, the demo's B; 0 leaves it out) real steps gives the reference.
+ * BENCH_BRANCHING_ENVS (webshop), BENCH_BRANCHING_SEEDS (3), BENCH_BRANCHING_ALGO (grpo or ppo).
+ */
+import { initTf } from '../src/core/tf.ts';
+import { isSuccess } from '../src/core/types.ts';
+import type { BranchPick } from '../src/experience/branch-points.ts';
+import { llmFreeModel } from '../src/experience/llm-free.ts';
+import { bufferBranchPoints } from '../src/pipeline/branching.ts';
+import {
+  type EnvSetup,
+  envSetup,
+  evaluateReal,
+  offlineData,
+  syntheticFactory,
+} from '../src/pipeline/experiment.ts';
+import { replayInReal } from '../src/pipeline/fidelity.ts';
+import { ChoicePolicy } from '../src/policy/choice/choice-policy.ts';
+import { SqliteReplayBuffer } from '../src/replay/sqlite-buffer.ts';
+import { behaviourCloning } from '../src/rl/bc.ts';
+import { rollout } from '../src/rl/rollout.ts';
+import { train } from '../src/rl/trainer.ts';
+
+const ENVS = (process.env.BENCH_BRANCHING_ENVS ?? 'webshop').split(',');
+const SEEDS = Number(process.env.BENCH_BRANCHING_SEEDS ?? 3);
+const OFFLINE = Number(process.env.BENCH_BRANCHING_OFFLINE ?? 500);
+const ITERATIONS = Number(process.env.BENCH_BRANCHING_ITERATIONS ?? 30);
+const EVAL = Number(process.env.BENCH_BRANCHING_EVAL ?? 200);
+const START = process.env.BENCH_BRANCHING_START ?? 'scratch';
+const ALGO = (process.env.BENCH_BRANCHING_ALGO ?? 'grpo') as 'grpo' | 'ppo';
+const CONFIGS = (process.env.BENCH_BRANCHING_CONFIGS ?? '0:5:uniform,0.5:5:uniform,1:5:uniform')
+  .split(',')
+  .map((c) => {
+    const [share, horizon, pick] = c.split(':');
+    return {
+      share: Number(share),
+      horizon: Number(horizon ?? 5),
+      pick: (pick ?? 'uniform') as BranchPick,
+    };
+  });
+const REPLAY = 100;
+/** Real steps of the real-env row of the same algorithm (0: no such row). Default 20,000, the demo's B. */
+const REAL_BUDGET = Number(process.env.BENCH_BRANCHING_REAL ?? 20_000);
+
+type Row = { success: number; falsePositive: number; syntheticSuccesses: number; seconds: number };
+
+export default async function branchingBench() {
+  await initTf();
+  const envs: Record<string, unknown> = {};
+  for (const env of ENVS) {
+    const seeds: Array<Record<string, Row>> = [];
+    for (let seed = 0; seed < SEEDS; seed++) seeds.push(await runSeed(env, seed));
+    const names = Object.keys(seeds[0] ?? {});
+    const mean = Object.fromEntries(
+      names.map((n) => [
+        n,
+        {
+          success: seeds.map((s) => s[n]?.success ?? 0),
+          meanSuccess: avg(seeds.map((s) => s[n]?.success ?? 0)),
+          meanFalsePositive: avg(seeds.map((s) => s[n]?.falsePositive ?? 0)),
+        },
+      ]),
+    );
+    envs[env] = { seeds, mean };
+  }
+  return {
+    algo: ALGO,
+    start: START,
+    offlineEpisodes: OFFLINE,
+    iterations: ITERATIONS,
+    evalEpisodes: EVAL,
+    configs: CONFIGS,
+    envs,
+  };
+}
+
+async function runSeed(env: string, seed: number): Promise<Record<string, Row>> {
+  const setup = envSetup(env, { testTasks: EVAL });
+  const offline = await offlineData(setup, { episodes: OFFLINE, epsilon: 0.3, seed });
+  const buffer = SqliteReplayBuffer.open();
+  await buffer.add(offline);
+  const model = await llmFreeModel(setup.name, buffer);
+  const synthetic = syntheticFactory(setup, buffer, model);
+  const rows: Record<string, Row> = {};
+  if (REAL_BUDGET > 0) {
+    const name = `real ${ALGO.toUpperCase()} (B = ${REAL_BUDGET})`;
+    const policy = new ChoicePolicy({ seed });
+    if (START === 'bc') behaviourCloning(policy, offline, { seed });
+    const started = performance.now();
+    await train(
+      { policy, makeEnv: setup.makeReal, trainTasks: setup.trainTasks },
+      {
+        algo: ALGO,
+        iterations: 10_000,
+        tasksPerIteration: 16,
+        groupSize: 8,
+        evalEvery: 0,
+        seed,
+        maxEpisodeSteps: setup.maxEpisodeSteps,
+        maxEnvSteps: REAL_BUDGET,
+      },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const success = (await evaluateReal(policy, setup, { episodes: EVAL, seed: 100 + seed }))
+      .success.mean;
+    rows[name] = { success, seconds, falsePositive: 0, syntheticSuccesses: 0 };
+    console.log(`${env} seed ${seed} ${name}: held-out ${pct(success)}, ${seconds.toFixed(0)} s`);
+    policy.dispose();
+  }
+  for (const branching of CONFIGS) {
+    const name = `share ${branching.share}, H ${branching.horizon}, ${branching.pick}`;
+    const policy = new ChoicePolicy({ seed });
+    if (START === 'bc') behaviourCloning(policy, offline, { seed });
+    const started = performance.now();
+    const points = await bufferBranchPoints(buffer, setup.name, policy, branching.pick);
+    await train(
+      {
+        policy,
+        makeEnv: synthetic,
+        trainTasks: setup.trainTasks,
+        provenance: 'synthetic',
+        branchPoints: points.branchPoints,
+      },
+      {
+        algo: ALGO,
+        iterations: ITERATIONS,
+        tasksPerIteration: 16,
+        groupSize: 8,
+        evalEvery: 0,
+        seed,
+        maxEpisodeSteps: setup.maxEpisodeSteps,
+        branching: { share: branching.share, horizon: branching.horizon },
+      },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const success = (await evaluateReal(policy, setup, { episodes: EVAL, seed: 100 + seed }))
+      .success.mean;
+    rows[name] = { success, seconds, ...(await falsePositives(setup, synthetic, policy, seed)) };
+    console.log(
+      `${env} seed ${seed} ${name}: held-out ${pct(success)}, ${pct(rows[name].falsePositive)} of ${rows[name].syntheticSuccesses} synthetic successes false on replay, ${seconds.toFixed(0)} s`,
+    );
+    policy.dispose();
+  }
+  await buffer.close();
+  return rows;
+}
+
+/** The trained policy's synthetic successes on train tasks, replayed in the real env. */
+async function falsePositives(
+  setup: EnvSetup,
+  synthetic: () => ReturnType<EnvSetup['makeReal']>,
+  policy: ChoicePolicy,
+  seed: number,
+) {
+  const episodes = await rollout({
+    makeEnv: synthetic,
+    policy,
+    tasks: setup.trainTasks.slice(0, REPLAY),
+    seed: 200 + seed,
+    provenance: 'synthetic',
+  });
+  const real = setup.makeReal();
+  const replay = await replayInReal({
+    trajectories: episodes.map((e) => e.trajectory),
+    realEnv: real,
+  });
+  await real.close();
+  return {
+    syntheticSuccesses: episodes.filter((e) => isSuccess(e.trajectory)).length,
+    falsePositive: replay.falsePositiveShare,
+  };
+}
+
+const avg = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
