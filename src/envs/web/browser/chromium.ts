@@ -99,9 +99,20 @@ export interface LaunchOptions {
 export interface LaunchedBrowser {
   browser: Browser;
   executablePath: string;
-  /** Closes the browser, every context with it. Idempotent. */
+  /**
+   * The pid of the browser's main process, which leads the process group of every process it
+   * starts (Playwright starts it detached); undefined when Chromium did not say.
+   */
+  pid: number | undefined;
+  /**
+   * Closes the browser, every context with it, and resolves once its processes have exited and
+   * been reaped (at most {@link REAP_WAIT_MS} after the browser closed). Idempotent.
+   */
   close(): Promise<void>;
 }
+
+/** How long close() waits for init to reap Chromium's orphaned zygotes (up to 2 s measured here). */
+export const REAP_WAIT_MS = 5_000;
 
 /**
  * Starts one headless Chromium. One browser serves many episodes: give each its own
@@ -127,13 +138,49 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
       `Chromium at ${executablePath} failed to start: ${(error as Error).message.split('\n')[0]}. ${HOW_TO_GET_ONE}`,
     );
   }
+  const pid = await browserPid(browser).catch(() => undefined);
   let closing: Promise<void> | undefined;
   return {
     browser,
     executablePath,
+    pid,
     close() {
-      closing ??= browser.close().catch(() => undefined);
+      closing ??= browser
+        .close()
+        .catch(() => undefined)
+        .then(() => (pid === undefined ? undefined : groupReaped(pid, REAP_WAIT_MS)));
       return closing;
     },
   };
+}
+
+/** The pid of the browser's main process, as Chromium reports it over CDP. */
+async function browserPid(browser: Browser): Promise<number | undefined> {
+  const session = await browser.newBrowserCDPSession();
+  try {
+    const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+    return processInfo.find((info) => info.type === 'browser')?.id;
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
+}
+
+/**
+ * Resolves once no process of group `pgid` is left, exited and reaped (a zombie still takes a
+ * signal), or after `ms`. Playwright waits for the browser's main process only; its zygotes outlive
+ * it and, orphaned, wait as zombies until init reaps them, so a command that exited at once left
+ * them in the process list. Not waited for where it cannot help: when Node is init itself (a
+ * container without `--init`: orphans come to Node, which never reaps them) and on Windows.
+ */
+async function groupReaped(pgid: number, ms: number): Promise<void> {
+  if (process.pid === 1 || process.platform === 'win32') return;
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(-pgid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -1,6 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startSharedTestSite, testSiteEnv } from '../testing/fixtures.ts';
+import { testSiteTasks } from '../testing/test-site-tasks.ts';
+import { sharedBrowserPid } from './shared-browser.ts';
 
 const child = fileURLToPath(new URL('../testing/open-env-child.ts', import.meta.url));
 
@@ -56,6 +59,22 @@ async function goneWithin(pgid: number, ms: number): Promise<number[]> {
 }
 
 describe('no browser process is left behind', () => {
+  it('when close() returns: every process of the browser has exited and been reaped', async () => {
+    const site = await startSharedTestSite();
+    try {
+      const env = testSiteEnv(site);
+      await env.reset({ task: testSiteTasks().tasks('test')[0] });
+      const pid = await sharedBrowserPid();
+      expect(processGroup(pid as number)).toContain(pid);
+      await env.close();
+      // Chromium's zygotes outlive its main process; orphaned, they wait as zombies until init
+      // reaps them, which here took up to 2 s after a command had exited.
+      expect(processGroup(pid as number)).toEqual([]);
+    } finally {
+      await site.close();
+    }
+  }, 60_000);
+
   it('after close()', async () => {
     const { proc, pid, output } = await startChild(['close']);
     try {

@@ -53,19 +53,12 @@ export function sharedBrowserLaunches(): number {
 }
 
 /**
- * The pid of the shared browser's main process when one is running (Chromium reports it over
- * CDP): leak tests look for it, and for its process group, in the process list.
+ * The pid of the shared browser's main process when one is running: leak tests look for it, and
+ * for its process group, in the process list.
  */
 export async function sharedBrowserPid(): Promise<number | undefined> {
   const launched = await running?.catch(() => undefined);
-  if (!launched?.browser.isConnected()) return undefined;
-  const session = await launched.browser.newBrowserCDPSession();
-  try {
-    const { processInfo } = await session.send('SystemInfo.getProcessInfo');
-    return processInfo.find((info) => info.type === 'browser')?.id;
-  } finally {
-    await session.detach().catch(() => undefined);
-  }
+  return launched?.browser.isConnected() ? launched.pid : undefined;
 }
 
 /**
