@@ -161,6 +161,7 @@ export {
   resolveEnvRef,
 } from './envs/registry.ts';
 export { supportDeskEntry } from './envs/support-desk/entry.ts';
+export { ObservationLimit } from './envs/wrappers/observation-limit.ts';
 export { RecordEpisodes, type RecordEpisodesOptions } from './envs/wrappers/record-episodes.ts';
 export { TimeLimit } from './envs/wrappers/time-limit.ts';
 export type {

@@ -99,6 +99,11 @@ export interface EnvOptions {
   maxSteps?: number;
   catalogSeed?: number;
   catalogSize?: number;
+  /**
+   * Envs whose observations come from a server (MCP, OpenEnv, AgentGym): the longest observation
+   * text kept, in characters (see `ObservationLimit`). Default 20,000.
+   */
+  maxObservationChars?: number;
 }
 
 /**

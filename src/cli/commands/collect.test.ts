@@ -170,6 +170,35 @@ describe('dreamgym collect', () => {
     expect(readdirSync(dir).sort()).toEqual(['lamps-dead.ts']);
   }, 120_000);
 
+  it('--max-observation-chars holds any env to the limit, recorded clipped, said so in info', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dg-collect-'));
+    const env = failingModule(dir, 'lamps-long', 1_000);
+    const out = join(dir, 'o.jsonl');
+    const run = await runCliInProcess([
+      'collect',
+      '--env',
+      env,
+      '--episodes',
+      '1',
+      '--max-observation-chars',
+      '12',
+      '--out',
+      out,
+    ]);
+    expect(run.code).toBe(0);
+    const [episode] = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const first = episode.steps[0];
+    expect(first.observation.text).toMatch(
+      /^.{12}\n\[clipped: the first 12 of [\d,]+ characters\]$/,
+    );
+    expect(first.info.clipped).toMatch(
+      /^the observation \([\d,]+ characters\) was over the limit of 12 characters \(--max-observation-chars\)/,
+    );
+  }, 120_000);
+
   // In a child: the env module it loads would clash, in this process, with the first test's
   // module of the same env name.
   it('refuses an --out that is a directory before playing, leaving nothing behind', {

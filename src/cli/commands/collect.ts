@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.ts';
+import { DEFAULT_MAX_OBSERVATION_CHARS } from '../../core/observation-limit.ts';
 import { percent, summarize } from '../../data/summary.ts';
 import { TrajectoryWriter } from '../../data/trajectory-file.ts';
 import type { Env } from '../../envs/env.ts';
 import { episodeTasks } from '../../envs/episode-tasks.ts';
 import { envEntry } from '../../envs/registry.ts';
+import { ObservationLimit } from '../../envs/wrappers/observation-limit.ts';
 import { loadPolicy } from '../../policy/load.ts';
 import { POLICY_NAMES } from '../../policy/registry.ts';
 import { ReplayBuffer } from '../../replay/open-buffer.ts';
@@ -42,6 +44,11 @@ export function collectCommand(program: Command): void {
     .option('--catalog-size <n>', 'webshop: products in the generated catalog', intOption(10))
     .option('--catalog-seed <n>', 'webshop: catalog seed', intOption(0))
     .option(
+      '--max-observation-chars <n>',
+      `longest observation text kept; a longer one keeps its start and says so in info.clipped (default ${DEFAULT_MAX_OBSERVATION_CHARS.toLocaleString('en-US')} for server envs: mcp@, openenv@, agentgym:; no limit for others unless given)`,
+      intOption(1),
+    )
+    .option(
       '--out <file>',
       'output JSONL file; if the env fails mid-run, the episodes that finished are kept here and in --db (exit code 1)',
     )
@@ -71,6 +78,7 @@ export function collectCommand(program: Command): void {
         maxSteps: o.maxSteps,
         catalogSize: o.catalogSize,
         catalogSeed: o.catalogSeed,
+        maxObservationChars: o.maxObservationChars,
       };
       const llmPolicy = llmPolicyFromFlags(o, { defaultTemperature: 1 });
       const policy = await loadPolicy(o.policy, {
@@ -105,6 +113,10 @@ export function collectCommand(program: Command): void {
       try {
         outputs.buffer = o.db === undefined ? undefined : await ReplayBuffer.open({ path: o.db });
         env = entry.make(envOptions);
+        // Server envs hold observations to the limit themselves; any other env when it is given.
+        if (o.maxObservationChars !== undefined && !entry.remote) {
+          env = new ObservationLimit(env, o.maxObservationChars);
+        }
       } catch (error) {
         await keepFinished(outputs, o.episodes, error);
         throw error;

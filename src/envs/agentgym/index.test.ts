@@ -2,7 +2,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/errors.ts';
+import type { Env } from '../env.ts';
 import { envEntry } from '../registry.ts';
+import { ObservationLimit } from '../wrappers/observation-limit.ts';
 import { TimeLimit } from '../wrappers/time-limit.ts';
 import { AgentGymAlfWorldEnv } from './alfworld-client.ts';
 import { AGENTGYM_DIALECTS, GENERIC_DIALECT } from './dialects.ts';
@@ -16,6 +18,9 @@ import {
   GENERIC_SPLITS,
 } from './tasks.ts';
 import { AgentGymWebShopEnv } from './webshop-client.ts';
+
+/** The client env inside the entry's wrappers (a TimeLimit around an ObservationLimit). */
+const client = (env: Env) => ((env as TimeLimit).env as ObservationLimit).env;
 
 describe('agentgym:NAME@URL', () => {
   it('parses the env name and server URL', () => {
@@ -68,7 +73,7 @@ describe('agentgym:NAME@URL', () => {
     });
     const limit = (ref: string) =>
       (
-        (envEntry(ref).make({}) as TimeLimit).env as AgentGymWebShopEnv & {
+        client(envEntry(ref).make({})) as AgentGymWebShopEnv & {
           http: { options: { timeoutMs: number } };
         }
       ).http.options.timeoutMs;
@@ -104,13 +109,15 @@ describe('agentgym:NAME@URL', () => {
     const env = webshop.make({}) as TimeLimit;
     expect(env).toBeInstanceOf(TimeLimit);
     expect(env.maxSteps).toBe(15);
-    expect(env.env).toBeInstanceOf(AgentGymWebShopEnv);
-    expect((env.env as AgentGymWebShopEnv).url).toBe('http://127.0.0.1:36001');
+    expect(env.env).toBeInstanceOf(ObservationLimit);
+    expect((env.env as ObservationLimit).maxChars).toBe(20_000);
+    expect(client(env)).toBeInstanceOf(AgentGymWebShopEnv);
+    expect((client(env) as AgentGymWebShopEnv).url).toBe('http://127.0.0.1:36001');
     expect(env.name).toBe('agentgym:webshop');
 
     const alfworld = envEntry('agentgym:alfworld@http://127.0.0.1:36002').make({});
     expect((alfworld as TimeLimit).maxSteps).toBe(50);
-    expect((alfworld as TimeLimit).env).toBeInstanceOf(AgentGymAlfWorldEnv);
+    expect(client(alfworld)).toBeInstanceOf(AgentGymAlfWorldEnv);
     const shorter = envEntry('agentgym:alfworld@http://127.0.0.1:36002').make({ maxSteps: 20 });
     expect((shorter as TimeLimit).maxSteps).toBe(20);
   });
@@ -128,8 +135,8 @@ describe('agentgym:NAME@URL', () => {
     expect(entry).toMatchObject({ name: 'agentgym:sciworld', remote: true, maxSteps: 30 });
     expect(entry.description).toMatch(/^ScienceWorld .*, at http:\/\/127\.0\.0\.1:36003$/);
     const env = entry.make({ split: 'test' }) as TimeLimit;
-    expect(env.env).toBeInstanceOf(AgentGymGenericEnv);
-    expect((env.env as AgentGymGenericEnv).dialect).toBe(AGENTGYM_DIALECTS.sciworld);
+    expect(client(env)).toBeInstanceOf(AgentGymGenericEnv);
+    expect((client(env) as AgentGymGenericEnv).dialect).toBe(AGENTGYM_DIALECTS.sciworld);
     expect(env.name).toBe('agentgym:sciworld');
     expect(envEntry('agentgym:webshop@http://h:1').name).toBe('agentgym:webshop');
     const url = 'http://h:1';
@@ -141,8 +148,9 @@ describe('agentgym:NAME@URL', () => {
     expect(generic.description).toBe(
       "beacon, a server speaking AgentGym's common protocol, at http://h:1/",
     );
-    const made = generic.make({}) as TimeLimit;
-    expect((made.env as AgentGymGenericEnv).dialect).toBe(GENERIC_DIALECT);
+    const made = generic.make({ maxObservationChars: 300 }) as TimeLimit;
+    expect((made.env as ObservationLimit).maxChars).toBe(300);
+    expect((client(made) as AgentGymGenericEnv).dialect).toBe(GENERIC_DIALECT);
     expect(
       generic
         .tasks({})

@@ -1,6 +1,7 @@
 import { ConfigError } from '../../core/errors.ts';
 import { clientSettings } from '../client-settings.ts';
 import type { EnvEntry, EnvOptions } from '../env.ts';
+import { ObservationLimit } from '../wrappers/observation-limit.ts';
 import { TimeLimit } from '../wrappers/time-limit.ts';
 import type { AgentGymEnv, AgentGymEnvOptions } from './agentgym-env.ts';
 import { AgentGymAlfWorldEnv } from './alfworld-client.ts';
@@ -137,7 +138,8 @@ function checkGenericName(name: string, ref: string, url: string): void {
 
 /**
  * The registry entry of `agentgym:NAME@URL` (or `agentgym:generic:NAME@URL`): envs of family
- * `agentgym:NAME` inside AgentGym's step limit for that env (or `options.maxSteps`), drawing
+ * `agentgym:NAME` inside AgentGym's step limit for that env (or `options.maxSteps`) and the
+ * observation limit (`options.maxObservationChars`, default 20,000 characters), drawing
  * `reset({ seed })` tasks from `options.split`, and the server's task splits. Nothing contacts
  * the server before the first `reset`.
  */
@@ -152,11 +154,14 @@ export function agentgymEntry(ref: string): EnvEntry {
     maxSteps: client.maxSteps,
     make: (o: EnvOptions) =>
       new TimeLimit(
-        client.make({
-          url,
-          ...(o.split !== undefined && { split: o.split }),
-          ...(timeoutMs !== undefined && { http: { timeoutMs } }),
-        }),
+        new ObservationLimit(
+          client.make({
+            url,
+            ...(o.split !== undefined && { split: o.split }),
+            ...(timeoutMs !== undefined && { http: { timeoutMs } }),
+          }),
+          o.maxObservationChars,
+        ),
         o.maxSteps ?? client.maxSteps,
       ),
     tasks: () => new AgentGymTaskSource(name),

@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import {
   type CallToolResult,
   ErrorCode,
@@ -34,6 +35,11 @@ function describeServer(family: string, spec: McpServerSpec): string {
 export class McpConnection {
   private dead = false;
   private stderrTail = '';
+  /**
+   * The SDK's report of a message over its stdio size limit, on which it closes the connection.
+   * Kept apart from its later errors: the rest of that message arrives after and fails to parse.
+   */
+  private oversize: Error | undefined;
 
   private constructor(
     private readonly client: Client,
@@ -90,6 +96,9 @@ export class McpConnection {
     }
     client.onclose = () => {
       connection.dead = true;
+    };
+    client.onerror = (error) => {
+      if (isOversize(error)) connection.oversize ??= error;
     };
     let request = 'initialize';
     try {
@@ -159,11 +168,26 @@ export class McpConnection {
   ): Promise<McpServerError> {
     this.dead = true;
     await nextTurn(); // lets the last of a crashed process's stderr arrive
-    const cause = error instanceof Error ? error.message : String(error);
+    const { oversize } = this;
+    const message = error instanceof Error ? error.message : String(error);
+    const cause = oversize ? `${message} (${oversize.message})` : message;
     const stderr = this.stderrTail.trim();
     const problem = stderr ? `${cause}; the server's stderr ended with:\n${stderr}\n` : cause;
-    return new McpServerError(this.server, request, problem, fixFor(error, opening));
+    return new McpServerError(
+      this.server,
+      request,
+      problem,
+      oversize ? OVERSIZE_FIX : fixFor(error, opening),
+    );
   }
+}
+
+/** The fix for a message over the SDK's stdio limit: it closes the connection on one. */
+const OVERSIZE_FIX = `The server sent a message over ${STDIO_DEFAULT_MAX_BUFFER_SIZE / 1024 / 1024} MB, the MCP SDK's limit for one message over stdio, and the SDK closed the connection: have the tool return less (dreamgym keeps only the first --max-observation-chars of a result anyway). reset() reconnects`;
+
+/** True for the SDK's report of a stdio message over its size limit. */
+function isOversize(error: Error): boolean {
+  return /ReadBuffer exceeded maximum size/.test(error.message);
 }
 
 /** True for the SDK's own errors about the connection, not the server's answers. */

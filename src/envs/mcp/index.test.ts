@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DataFormatError } from '../../core/errors.ts';
+import { ObservationLimit } from '../wrappers/observation-limit.ts';
 import { TimeLimit } from '../wrappers/time-limit.ts';
 import { McpServerError } from './errors.ts';
 import { isMcpRef, mcpEntry, parseMcpRef } from './index.ts';
@@ -32,7 +33,9 @@ describe('mcp@CONFIG', () => {
     const env = entry.make({}) as TimeLimit;
     expect(env).toBeInstanceOf(TimeLimit);
     expect(env.maxSteps).toBe(12);
-    expect(env.env).toBeInstanceOf(McpEnv);
+    expect(env.env).toBeInstanceOf(ObservationLimit);
+    expect((env.env as ObservationLimit).maxChars).toBe(20_000);
+    expect((env.env as ObservationLimit).env).toBeInstanceOf(McpEnv);
     expect(env.name).toBe('mcp:library');
     expect((entry.make({ maxSteps: 3 }) as TimeLimit).maxSteps).toBe(3);
     const tasks = entry.tasks({});

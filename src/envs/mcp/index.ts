@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.ts';
 import type { EnvEntry, EnvOptions } from '../env.ts';
+import { ObservationLimit } from '../wrappers/observation-limit.ts';
 import { TimeLimit } from '../wrappers/time-limit.ts';
 import { agentToolSignatures } from './agent-tools.ts';
 import { loadMcpConfig, type McpConfig } from './config.ts';
@@ -75,7 +76,10 @@ export function mcpConfigEntry(config: McpConfig): EnvEntry {
     maxSteps: config.maxSteps,
     make: (o: EnvOptions) =>
       new TimeLimit(
-        new McpEnv({ config, ...(o.split !== undefined && { split: o.split }) }),
+        new ObservationLimit(
+          new McpEnv({ config, ...(o.split !== undefined && { split: o.split }) }),
+          o.maxObservationChars,
+        ),
         o.maxSteps ?? config.maxSteps,
       ),
     tasks: () => source,
@@ -85,7 +89,8 @@ export function mcpConfigEntry(config: McpConfig): EnvEntry {
 
 /**
  * The registry entry of `mcp@CONFIG.json`: an MCP tool server (stdio or Streamable HTTP) as an
- * env of family `mcp:NAME`, inside the config's step limit (or `options.maxSteps`), its tasks
+ * env of family `mcp:NAME`, inside the config's step limit (or `options.maxSteps`) and the
+ * observation limit (`options.maxObservationChars`, default 20,000 characters), its tasks
  * from the config's task file. The config and task file are read and checked now; nothing is
  * started or contacted before the first `reset`. Marked `remote`: there is no scripted expert.
  */

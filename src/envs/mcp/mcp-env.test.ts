@@ -399,6 +399,49 @@ describe('MCP server failures are clear errors, never hangs', () => {
   );
 });
 
+describe('huge tool results', () => {
+  it(
+    'are kept to the observation limit, 20,000 characters by default, and info says so',
+    async () => {
+      const config = stdioConfig({}, ['--bulky']);
+      const task = taskOf(config, 'who-has-emma');
+      const [huge] = await withEnv(config, (env) =>
+        play(env, task, ['print_report({"chars": 4000000})']),
+      );
+      expect(huge?.observation.text).toMatch(
+        /^Loans report: \.{19986}\n\[clipped: the first 20,000 of 4,000,000 characters\]$/,
+      );
+      expect(huge?.info.clipped).toBe(
+        'the observation (4,000,000 characters) was over the limit of 20,000 characters (--max-observation-chars): it keeps its first 20,000',
+      );
+      const env = mcpConfigEntry(config).make({ maxObservationChars: 50 });
+      try {
+        const [small] = await play(env, task, ['print_report({"chars": 60})', 'answer[grace]']);
+        expect(small?.observation.text).toBe(
+          `Loans report: ${'.'.repeat(36)}\n[clipped: the first 50 of 60 characters]`,
+        );
+      } finally {
+        await env.close();
+      }
+    },
+    LONG,
+  );
+
+  it(
+    "over 10 MB, the MCP SDK's limit for one stdio message, close the connection: the error says so",
+    async () => {
+      const config = stdioConfig({}, ['--bulky']);
+      await withEnv(config, async (env) => {
+        await env.reset({ task: taskOf(config, 'who-has-emma') });
+        await expect(env.step('print_report({"chars": 11000000})')).rejects.toThrow(
+          /tools\/call print_report failed: .*ReadBuffer exceeded maximum size of 10485760 bytes.*\. The server sent a message over 10 MB, the MCP SDK's limit for one message over stdio, and the SDK closed the connection: have the tool return less/s,
+        );
+      });
+    },
+    LONG,
+  );
+});
+
 describe('McpEnv without the TimeLimit', () => {
   it(
     'nothing is started before the first reset, and close before it is fine',

@@ -2,10 +2,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, TaskError } from '../../core/errors.ts';
+import type { Env } from '../env.ts';
+import { ObservationLimit } from '../wrappers/observation-limit.ts';
 import { TimeLimit } from '../wrappers/time-limit.ts';
 import { isOpenEnvRef, OPENENV_MAX_STEPS, openenvEntry, parseOpenEnvRef } from './index.ts';
 import { OpenEnvEnv } from './openenv-env.ts';
 import { OPENENV_SPLITS, OpenEnvTaskSource, openenvTask, resetKeywords } from './tasks.ts';
+
+/** The client env inside the entry's wrappers (a TimeLimit around an ObservationLimit). */
+const client = (env: Env) => ((env as TimeLimit).env as ObservationLimit).env;
 
 describe('openenv@URL', () => {
   it('recognises the four forms and nothing else', () => {
@@ -57,11 +62,16 @@ describe('openenv@URL', () => {
     const env = entry.make({ split: 'test' }) as TimeLimit;
     expect(env).toBeInstanceOf(TimeLimit);
     expect(env.maxSteps).toBe(OPENENV_MAX_STEPS);
-    expect(env.env).toBeInstanceOf(OpenEnvEnv);
+    expect(env.env).toBeInstanceOf(ObservationLimit);
+    expect((env.env as ObservationLimit).maxChars).toBe(20_000);
+    expect((entry.make({ maxObservationChars: 500 }) as TimeLimit).env).toMatchObject({
+      maxChars: 500,
+    });
+    expect(client(env)).toBeInstanceOf(OpenEnvEnv);
     expect(env.name).toBe('openenv:guess');
-    expect((env.env as OpenEnvEnv).transportKind).toBe('websocket');
+    expect((client(env) as OpenEnvEnv).transportKind).toBe('websocket');
     expect((entry.make({ maxSteps: 7 }) as TimeLimit).maxSteps).toBe(7);
-    expect((openenvEntry('openenv+http@http://h:1').make({}) as TimeLimit).env).toMatchObject({
+    expect(client(openenvEntry('openenv+http@http://h:1').make({}))).toMatchObject({
       transportKind: 'http',
       name: 'openenv',
     });
@@ -84,7 +94,7 @@ describe('openenv@URL#timeout=SECONDS', () => {
       timeoutMs: 2_500,
     });
     const limit = (ref: string) =>
-      ((openenvEntry(ref).make({}) as TimeLimit).env as OpenEnvEnv).options.messageTimeoutMs;
+      (client(openenvEntry(ref).make({})) as OpenEnvEnv).options.messageTimeoutMs;
     expect(limit('openenv@http://h:1#timeout=120')).toBe(120_000);
     expect(limit('openenv+http@http://h:1')).toBe(30_000);
     expect(() => parseOpenEnvRef('openenv@http://h:1#timeout=0')).toThrow(

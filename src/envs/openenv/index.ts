@@ -1,4 +1,5 @@
 import type { EnvEntry, EnvOptions } from '../env.ts';
+import { ObservationLimit } from '../wrappers/observation-limit.ts';
 import { TimeLimit } from '../wrappers/time-limit.ts';
 import { OpenEnvEnv } from './openenv-env.ts';
 import { parseOpenEnvRef } from './ref.ts';
@@ -31,7 +32,8 @@ export const OPENENV_MAX_STEPS = 50;
 
 /**
  * The registry entry of `openenv@URL`, `openenv:NAME@URL` (and their `openenv+http` forms): envs
- * inside {@link OPENENV_MAX_STEPS} (or `options.maxSteps`), drawing `reset({ seed })` tasks from
+ * inside {@link OPENENV_MAX_STEPS} (or `options.maxSteps`) and the observation limit
+ * (`options.maxObservationChars`, default 20,000 characters), drawing `reset({ seed })` tasks from
  * `options.split`, and seeded task splits. Nothing contacts the server before the first `reset`.
  */
 export function openenvEntry(ref: string): EnvEntry {
@@ -44,13 +46,16 @@ export function openenvEntry(ref: string): EnvEntry {
     maxSteps: OPENENV_MAX_STEPS,
     make: (o: EnvOptions) =>
       new TimeLimit(
-        new OpenEnvEnv({
-          url,
-          family,
-          transport,
-          ...(o.split !== undefined && { split: o.split }),
-          ...(timeoutMs !== undefined && { client: { messageTimeoutMs: timeoutMs } }),
-        }),
+        new ObservationLimit(
+          new OpenEnvEnv({
+            url,
+            family,
+            transport,
+            ...(o.split !== undefined && { split: o.split }),
+            ...(timeoutMs !== undefined && { client: { messageTimeoutMs: timeoutMs } }),
+          }),
+          o.maxObservationChars,
+        ),
         o.maxSteps ?? OPENENV_MAX_STEPS,
       ),
     tasks: () => new OpenEnvTaskSource(family),

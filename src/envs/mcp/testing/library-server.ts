@@ -1,13 +1,14 @@
 /**
  * Runs the library MCP server (see `library.ts`) as a process:
  *
- *   node --import tsx library-server.ts --stdio [--crash-on TOOL] [--hang-on TOOL]
- *   node --import tsx library-server.ts --http [--port N] [--crash-on TOOL] [--hang-on TOOL]
+ *   node --import tsx library-server.ts --stdio [--crash-on TOOL] [--hang-on TOOL] [--bulky]
+ *   node --import tsx library-server.ts --http [--port N] [--crash-on TOOL] [--hang-on TOOL] [--bulky]
  *
  * Over stdio it speaks on stdin/stdout and exits when stdin closes. Over Streamable HTTP it
  * listens on 127.0.0.1 (port 0: a free one), gives each MCP session its own library, and prints
  * `LISTENING <url>` on stdout once ready. `--crash-on TOOL` makes it exit mid-call of TOOL,
- * `--hang-on TOOL` never answer calls of TOOL.
+ * `--hang-on TOOL` never answer calls of TOOL, `--bulky` adds `print_report({ chars })`, a result of
+ * that many characters.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -25,11 +26,13 @@ const { values } = parseArgs({
     port: { type: 'string', default: '0' },
     'crash-on': { type: 'string' },
     'hang-on': { type: 'string' },
+    bulky: { type: 'boolean', default: false },
   },
 });
 const options = {
   ...(values['crash-on'] && { crashOn: values['crash-on'] }),
   ...(values['hang-on'] && { hangOn: values['hang-on'] }),
+  bulky: values.bulky,
 };
 
 async function readJson(request: IncomingMessage): Promise<unknown> {

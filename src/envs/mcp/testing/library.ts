@@ -68,6 +68,8 @@ export interface LibraryServerOptions {
   crashOn?: string;
   /** Never answer calls of this tool (a server that stops answering). */
   hangOn?: string;
+  /** Add `print_report({ chars })`, whose result is `chars` characters long (a huge result). */
+  bulky?: boolean;
 }
 
 /** A new library server with its own state, at the opening state. */
@@ -203,6 +205,17 @@ export function createLibraryServer(options: LibraryServerOptions = {}): McpServ
       return text(`Added ${id}: ${title} by ${author} (${copies} of ${copies} available).`);
     },
   );
+
+  if (options.bulky) {
+    server.registerTool(
+      'print_report',
+      {
+        description: 'Prints the loans report, padded to `chars` characters.',
+        inputSchema: { chars: z.number().int().min(1) },
+      },
+      async ({ chars }) => text(`Loans report: ${'.'.repeat(chars)}`.slice(0, chars)),
+    );
+  }
 
   server.registerTool(
     'reset_library',
