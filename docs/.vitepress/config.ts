@@ -14,6 +14,7 @@ const guide = [
   { text: 'Serving to external trainers', link: '/guide/serving' },
   { text: 'The replay buffer (PostgreSQL)', link: '/guide/buffer' },
   { text: 'The curriculum', link: '/guide/curriculum' },
+  { text: 'Dreaming from real states', link: '/guide/branching' },
   { text: 'Fidelity and quality', link: '/guide/fidelity-quality' },
   { text: 'The viewer', link: '/guide/viewer' },
   { text: 'Benchmarks', link: '/guide/benchmarks' },

@@ -6,7 +6,12 @@ import { Int, IntParam, readBody, readQuery } from './validation.ts';
 
 const EnvIdx = z.object({ env_idx: Int });
 const EnvIdxQuery = z.object({ env_idx: IntParam });
-const ResetBody = z.object({ env_idx: Int, session_id: Int.min(0).nullish() });
+const ResetBody = z.object({
+  env_idx: Int,
+  session_id: Int.min(0).nullish(),
+  /** Ours, not WebShop's: a served synthetic env starts from a recorded real state. */
+  from: z.strictObject({ trajectory: z.string().min(1).max(255), step: Int.min(0) }).nullish(),
+});
 const StepBody = z.object({ env_idx: Int, action: z.string() });
 
 /**
@@ -42,6 +47,7 @@ export function agentgymRoutes(ctx: ServerContext): Hono {
     const session = sessions.get(body.env_idx);
     const options = await tasks.resetOptions({
       ...(body.session_id != null && { taskIndex: body.session_id }),
+      ...(body.from != null && { from: body.from }),
       field: 'session_id',
     });
     const { observation } = await session.reset(options);

@@ -30,6 +30,11 @@ export interface EnvServerOptions extends RecordingHooks {
   split?: TaskSplit;
   /** Picks the task of a reset that names none (e.g. a curriculum); else the env draws one. */
   taskProvider?: () => Task | Promise<Task>;
+  /**
+   * The env can start from a recorded real state (`reset({ from })`: a synthetic env), so resets
+   * may name one. Default false: a real env's server refuses `from`.
+   */
+  branches?: boolean;
   /** Sessions open at once. Default 64. */
   maxSessions?: number;
   /** Where that cap is counted; default in this server (see `SessionCapacity`). */
@@ -130,7 +135,12 @@ export function createEnvServer(options: EnvServerOptions): EnvServer {
   metrics.gauge('dreamgym_sessions_open', 'Sessions open now.', () => sessions.size);
   const ctx: ServerContext = {
     sessions,
-    tasks: new TaskPicker(options.tasks, options.split ?? 'train', options.taskProvider),
+    tasks: new TaskPicker(
+      options.tasks,
+      options.split ?? 'train',
+      options.taskProvider,
+      options.branches,
+    ),
     env: { name: options.name, description: options.description ?? options.name },
     warn,
   };

@@ -19,13 +19,15 @@ import { Int } from './validation.ts';
 
 /**
  * The reset keys served envs take, by name: OpenEnv's `seed` and `episode_id`, plus `task_index`
- * (the task's index in the served split). A key goes here, and only here, to be accepted over
+ * (the task's index in the served split) and `from` (a recorded real state to start from). A key goes here, and only here, to be accepted over
  * HTTP and the WebSocket alike.
  */
 export const RESET_KEYS = {
   seed: Int.min(0).nullish(),
   episode_id: z.string().max(255).nullish(),
   task_index: Int.min(0).nullish(),
+  /** A served synthetic env starts from step `step` of the buffer's real episode `trajectory`. */
+  from: z.strictObject({ trajectory: z.string().min(1).max(255), step: Int.min(0) }).nullish(),
 };
 
 /**
@@ -101,6 +103,7 @@ export async function openenvReset(
   const options = await tasks.resetOptions({
     ...(data.task_index != null && { taskIndex: data.task_index }),
     ...(data.seed != null && { seed: data.seed }),
+    ...(data.from != null && { from: data.from }),
   });
   const episode = await session.reset(options, data.episode_id ?? undefined);
   const metadata = { episode_id: episode.episodeId, task_id: episode.task.id };

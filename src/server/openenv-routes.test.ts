@@ -161,7 +161,7 @@ describe("OpenEnv's HTTP protocol under /openenv", () => {
     });
     expect(reset.status).toBe(400);
     expect((reset.json as { detail: string }).detail).toBe(
-      'body: unknown reset key "difficulty"; this server\'s reset takes seed, episode_id, task_index, session_id.',
+      'body: unknown reset key "difficulty"; this server\'s reset takes seed, episode_id, task_index, from, session_id.',
     );
     expect(server.sessions.size).toBe(0);
   });

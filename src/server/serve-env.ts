@@ -56,6 +56,13 @@ export interface ServeEnvOptions {
    */
   writeBack?: boolean;
   /**
+   * The step that ends an episode is answered only once the episode is committed to the buffer,
+   * so a crash loses no episode a client saw finish. Default false: the answer goes out once the
+   * episode is queued, and up to 500 queued episodes (`DEFAULT_MAX_UNWRITTEN`) are lost if the
+   * process dies; past 500 the final steps wait for the buffer (back-pressure).
+   */
+  durable?: boolean;
+  /**
    * Resets that name no task take theirs from DreamGym's curriculum, in groups (see
    * {@link ServedCurriculum}); without it the env draws a task from a seed. Its variations are
    * written by the LLM task generator when `llm` is given (sharing the experience model's
@@ -196,6 +203,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
         ...(options.k !== undefined && { k: options.k }),
         ...(options.realShare !== undefined && { realShare: options.realShare }),
         ...(options.experience !== undefined && { experience: options.experience }),
+        ...(options.durable && { durable: true }),
       })
     : undefined;
   const entry = synthetic ?? envEntry(options.env);
@@ -222,11 +230,17 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     await synthetic?.close();
     throw error;
   }
+  // The step that ended the episode is answered once this resolves: after the record line is
+  // written, and after the buffer took the episode (queued, or committed with `durable`).
   const onEpisode = async (trajectory: Trajectory) => {
-    if (writesBack) synthetic?.writeBack(trajectory);
-    await curriculum?.feed.record(trajectory);
-    await writer?.write(trajectory);
-    await options.onEpisode?.(trajectory);
+    const stored = writesBack ? synthetic?.writeBack(trajectory) : undefined;
+    try {
+      await curriculum?.feed.record(trajectory);
+      await writer?.write(trajectory);
+      await options.onEpisode?.(trajectory);
+    } finally {
+      await stored;
+    }
   };
   const { record: recordAbandoned = true, curriculum: abandonedToCurriculum = 'failure' } =
     checkAbandoned(options.abandoned);
@@ -235,9 +249,13 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
   const onAbandoned = async (trajectory: Trajectory) => {
     if (abandonedToCurriculum === 'failure') await curriculum?.feed.record(trajectory, 0);
     if (!recordAbandoned) return;
-    if (writesBack) synthetic?.writeBack(trajectory);
-    await writer?.write(trajectory);
-    await options.onEpisode?.(trajectory);
+    const stored = writesBack ? synthetic?.writeBack(trajectory) : undefined;
+    try {
+      await writer?.write(trajectory);
+      await options.onEpisode?.(trajectory);
+    } finally {
+      await stored;
+    }
   };
   const taskProvider = curriculum ? () => curriculum.feed.next() : options.taskProvider;
   const pool = curriculum?.pool;
@@ -265,6 +283,8 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
     provenance: options.env.startsWith('synthetic:') ? 'synthetic' : 'real-online',
     ...((writer || writesBack || curriculum || options.onEpisode) && { onEpisode, onAbandoned }),
     ...(taskProvider && { taskProvider }),
+    // A synthetic env starts from the buffer's real states too (`reset` with `from`).
+    ...(synthetic && { branches: true }),
     ...(routing && { workers: routing }),
     health,
   });
@@ -406,6 +426,16 @@ function addMetrics(
       "Transitions of the served family in the synthetic env's buffer, by provenance.",
       () => synthetic.transitions(),
       'provenance',
+    );
+    m.gauge(
+      'dreamgym_writeback_pending',
+      'Finished episodes not yet written to the buffer.',
+      () => synthetic.writeBackQueue().pending,
+    );
+    m.gauge(
+      'dreamgym_writeback_waiting',
+      'Final steps whose answer waits for the buffer (back-pressure, or --durable).',
+      () => synthetic.writeBackQueue().waiting,
     );
   }
   if (llm) {

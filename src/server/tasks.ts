@@ -1,6 +1,6 @@
 import { DreamGymError } from '../core/errors.ts';
 import type { Task } from '../core/types.ts';
-import type { ResetOptions, TaskSource, TaskSplit } from '../envs/env.ts';
+import type { BranchPoint, ResetOptions, TaskSource, TaskSplit } from '../envs/env.ts';
 import { RequestError } from './errors.ts';
 
 /**
@@ -17,6 +17,8 @@ export interface ResetChoice {
   /** The request field that carried `taskIndex`, for error messages (`session_id`, `game`, …). */
   field?: string;
   seed?: number;
+  /** A recorded real state to start from (a served synthetic env only). */
+  from?: BranchPoint;
 }
 
 /**
@@ -33,9 +35,24 @@ export class TaskPicker {
     private readonly source: TaskSource,
     readonly split: TaskSplit,
     private readonly taskProvider?: () => Task | Promise<Task>,
+    /** Whether the served env can start from a recorded real state (a synthetic env can). */
+    private readonly branches = false,
   ) {}
 
   async resetOptions(choice: ResetChoice): Promise<ResetOptions> {
+    if (choice.from) {
+      if (!this.branches) {
+        throw new RequestError(
+          "this server's env is a real one, which cannot start from a recorded state: drop from, or serve synthetic:FAMILY to branch from the buffer's real episodes.",
+        );
+      }
+      if (choice.taskIndex !== undefined) {
+        throw new RequestError(
+          `a reset from a recorded state takes that episode's task: drop ${choice.field ?? 'task_index'} or from.`,
+        );
+      }
+      return { from: choice.from, seed: choice.seed ?? this.nextSeed++ };
+    }
     const seed = choice.seed ?? this.nextSeed++;
     if (choice.taskIndex !== undefined) {
       return { task: this.taskAt(choice.taskIndex, choice.field ?? 'task_index'), seed };

@@ -103,7 +103,7 @@ describe("OpenEnv's WebSocket session at /openenv/ws, over a loopback socket", (
       data: {
         code: 'VALIDATION_ERROR',
         message:
-          'message.data: unknown reset keys "difficulty", "level"; this server\'s reset takes seed, episode_id, task_index.',
+          'message.data: unknown reset keys "difficulty", "level"; this server\'s reset takes seed, episode_id, task_index, from.',
       },
     });
     ws.send({ type: 'step', data: { action: 'search[x]' } });
