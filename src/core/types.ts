@@ -56,6 +56,11 @@ export interface StepInfo {
    * rather than learn from a guess. See {@link isJudged}.
    */
   unjudged?: boolean;
+  /**
+   * Set by a synthetic env: how unsure its experience model is of this step, in [0, 1]. 0 is the
+   * exact replay of a real transition; 1 an ending it could not judge or a step it failed on.
+   */
+  uncertainty?: number;
   [key: string]: unknown;
 }
 

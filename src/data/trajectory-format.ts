@@ -44,6 +44,7 @@ export const stepInfoSchema = z.looseObject({
   invalidAction: z.string().optional(),
   truncatedBy: z.string().optional(),
   unjudged: z.boolean().optional(),
+  uncertainty: z.number().min(0).max(1).optional(),
 });
 
 export const stepSchema = z.strictObject({

@@ -33,6 +33,15 @@ export interface ExperiencePrediction {
    * `info.unjudged`, so trainers leave it out instead of learning from a guess. Default true.
    */
   judged?: boolean;
+  /**
+   * How unsure the model is of this prediction, in [0, 1], from the evidence behind it: 0 for
+   * the exact replay of a real transition, more the less of the prediction the buffer showed
+   * (a page composed from other episodes, a reward from a fitted model: its doubt). The synthetic
+   * env records it as `info.uncertainty` (1 for an unjudged ending whatever the model says).
+   * Absent: the model does not say, and pessimism (`UncertaintyPenalty`, `UncertaintyHalt`)
+   * passes the step as it is.
+   */
+  uncertainty?: number;
 }
 
 /**

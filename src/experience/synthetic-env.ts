@@ -6,6 +6,7 @@ import {
   isActionTemplate,
   type Observation,
   type Step,
+  type StepInfo,
   type Task,
 } from '../core/types.ts';
 import type {
@@ -20,7 +21,7 @@ import type { RetrieveFilter } from '../replay/filter-index.ts';
 import type { ReplayBuffer } from '../replay/replay-buffer.ts';
 import { type RetrievedTransition, stepOf } from '../replay/stored-transition.ts';
 import type { TransitionKey } from '../replay/transition-encoder.ts';
-import type { ExperienceModel } from './experience-model.ts';
+import type { ExperienceModel, ExperiencePrediction } from './experience-model.ts';
 
 /**
  * What a synthetic env runs on: the experience model, the buffer its demonstrations come from, and
@@ -206,7 +207,7 @@ export class SyntheticEnv implements Env {
           info: {
             reasoning: prediction.reasoning,
             demonstrations: demonstrations.map((d) => `${d.trajectoryId}#${d.t}`),
-            ...(prediction.judged === false && prediction.terminated && { unjudged: true }),
+            ...uncertaintyInfo(prediction),
           },
         },
         prediction.reasoning,
@@ -217,7 +218,7 @@ export class SyntheticEnv implements Env {
         reward: 0,
         terminated: false,
         truncated: true,
-        info: { truncatedBy: 'model-error', error: (error as Error).message },
+        info: { truncatedBy: 'model-error', error: (error as Error).message, uncertainty: 1 },
       });
     }
   }
@@ -280,6 +281,18 @@ export class SyntheticEnv implements Env {
     }
     return { ...result, observation: copyObservation(result.observation) };
   }
+}
+
+/**
+ * What a prediction says of its own doubt: an unjudged ending (uncertainty 1), else the model's
+ * uncertainty clamped to [0, 1], when it gives one.
+ */
+function uncertaintyInfo(prediction: ExperiencePrediction): StepInfo {
+  if (prediction.judged === false && prediction.terminated)
+    return { unjudged: true, uncertainty: 1 };
+  const u = prediction.uncertainty;
+  if (u === undefined || Number.isNaN(u)) return {};
+  return { uncertainty: Math.min(1, Math.max(0, u)) };
 }
 
 /**

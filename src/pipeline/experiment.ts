@@ -3,6 +3,8 @@ import type { Env } from '../envs/env.ts';
 import { envEntry } from '../envs/registry.ts';
 import { RecordEpisodes } from '../envs/wrappers/record-episodes.ts';
 import { TimeLimit } from '../envs/wrappers/time-limit.ts';
+import { UncertaintyHalt } from '../envs/wrappers/uncertainty-halt.ts';
+import { UncertaintyPenalty } from '../envs/wrappers/uncertainty-penalty.ts';
 import type { ExperienceModel } from '../experience/experience-model.ts';
 import { SyntheticEnv } from '../experience/synthetic-env.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -72,6 +74,12 @@ export interface SyntheticOptions {
   writeBack?: boolean;
   /** Share of the demonstrations that are real (see `SyntheticEnvOptions.realShare`). Default 1. */
   realShare?: number;
+  /**
+   * Pessimism on the model's `info.uncertainty`: `penalty` λ takes λ × the episode's summed
+   * uncertainty from its final reward (MOPO, `UncertaintyPenalty`); `halt` τ ends an episode
+   * unjudged at a step over τ (MOReL, `UncertaintyHalt`). Default: neither.
+   */
+  uncertainty?: { penalty?: number; halt?: number };
 }
 
 /** Makes synthetic envs over a model and a buffer, with the real env's step limit. */
@@ -82,30 +90,35 @@ export function syntheticFactory(
   options: SyntheticOptions = {},
 ): () => Env {
   const tasks = { tasks: () => setup.trainTasks };
+  const { penalty, halt } = options.uncertainty ?? {};
   return () => {
-    const env = new TimeLimit(
-      new SyntheticEnv({
-        env: setup.name,
-        model,
-        buffer,
-        tasks,
-        k: options.k ?? 4,
-        history: options.history ?? true,
-        ...(options.realShare !== undefined &&
-          options.realShare < 1 && {
-            realShare: options.realShare,
-          }),
-      }),
+    const synthetic = new SyntheticEnv({
+      env: setup.name,
+      model,
+      buffer,
+      tasks,
+      k: options.k ?? 4,
+      history: options.history ?? true,
+      ...(options.realShare !== undefined &&
+        options.realShare < 1 && {
+          realShare: options.realShare,
+        }),
+    });
+    const limited = new TimeLimit(
+      halt === undefined ? synthetic : new UncertaintyHalt(synthetic, halt),
       setup.maxEpisodeSteps,
     );
-    if (!options.writeBack) return env;
     // Outside the step limit, so episodes it cuts off are written back too.
-    return new RecordEpisodes(env, {
-      provenance: 'synthetic',
-      onEpisode: async (trajectory) => {
-        await buffer.add([trajectory]);
-      },
-    });
+    const recorded = options.writeBack
+      ? new RecordEpisodes(limited, {
+          provenance: 'synthetic',
+          onEpisode: async (trajectory) => {
+            await buffer.add([trajectory]);
+          },
+        })
+      : limited;
+    // Outside the record: the buffer keeps the model's own rewards, the trainer pays the penalty.
+    return penalty ? new UncertaintyPenalty(recorded, penalty) : recorded;
   };
 }
 
