@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SqliteTaskPool } from '../curriculum/sqlite-task-pool.ts';
 import type { PoolIterationStats } from '../curriculum/task-pool.ts';
 import type { DemoResult } from '../pipeline/demo.ts';
-import type { IterationMetrics } from '../rl/trainer.ts';
+import { type IterationRow, MetricsFile } from './metrics-file.ts';
 
 /** Training stages whose metrics a run folder may hold, in the order they run. */
 export const STAGES = ['synthetic', 's2r'] as const;
@@ -15,7 +15,7 @@ export interface RunFolder {
   versions?: Record<string, string>;
   summary?: unknown;
   /** Per-iteration metrics of each stage that has any (`synthetic/metrics.jsonl`, `s2r/…`). */
-  metrics: Partial<Record<(typeof STAGES)[number], IterationMetrics[]>>;
+  metrics: Partial<Record<(typeof STAGES)[number], readonly IterationRow[]>>;
   /**
    * The curriculum's statistics per iteration: `curriculum.json` once the run wrote it, read
    * from its task pool (`tasks.db`) while it runs.
@@ -40,10 +40,48 @@ const WATCHED = [
 ];
 
 /**
- * Reads what a run folder holds now. Tolerates a run in progress: missing files are left out,
- * a metrics line still being written is skipped, and unreadable files are listed in `problems`.
+ * Reads what a run folder holds now (see {@link RunFolderReader}); a dashboard that reads it
+ * again keeps a reader instead.
  */
 export function readRunFolder(dir: string): RunFolder {
+  return new RunFolderReader(dir).read();
+}
+
+/**
+ * A run folder read again and again, as a dashboard that follows the run does. Tolerates a run in
+ * progress: missing files are left out, a metrics line still being written waits for its line
+ * end, and unreadable files and lines are listed in `problems`. The stages' metrics files, which
+ * grow to hundreds of MB on long runs, are followed ({@link MetricsFile}): each read parses only
+ * what was appended since the last.
+ */
+export class RunFolderReader {
+  private readonly metricsFiles: ReadonlyArray<readonly [(typeof STAGES)[number], MetricsFile]>;
+
+  constructor(readonly dir: string) {
+    this.metricsFiles = STAGES.map(
+      (stage) =>
+        [
+          stage,
+          new MetricsFile(join(dir, stage, 'metrics.jsonl'), `${stage}/metrics.jsonl`),
+        ] as const,
+    );
+  }
+
+  /** What the folder holds now. */
+  read(): RunFolder {
+    const folder = readSmallFiles(this.dir);
+    for (const [stage, file] of this.metricsFiles) {
+      const snapshot = file.read();
+      if (!snapshot) continue;
+      folder.metrics[stage] = snapshot.rows;
+      folder.problems.push(...snapshot.problems);
+    }
+    return folder;
+  }
+}
+
+/** Everything but the metrics: a few small JSON files, and the curriculum's task pool. */
+function readSmallFiles(dir: string): RunFolder {
   const folder: RunFolder = { dir, metrics: {}, problems: [] };
   const json = (name: string): unknown => {
     const path = join(dir, name);
@@ -69,20 +107,6 @@ export function readRunFolder(dir: string): RunFolder {
   }
   const demo = json('results.json') as DemoResult | undefined;
   if (demo && Array.isArray(demo.rows)) folder.demo = demo;
-  for (const stage of STAGES) {
-    const path = join(dir, stage, 'metrics.jsonl');
-    if (!existsSync(path)) continue;
-    const rows: IterationMetrics[] = [];
-    for (const line of readFileSync(path, 'utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        rows.push(JSON.parse(line) as IterationMetrics);
-      } catch {
-        // The line the trainer is appending right now; the next read has it whole.
-      }
-    }
-    folder.metrics[stage] = rows;
-  }
   return folder;
 }
 

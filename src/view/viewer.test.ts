@@ -281,6 +281,37 @@ describe('dreamgym view over a run folder', () => {
   });
 });
 
+describe('a run folder with a metrics line of another shape', () => {
+  it('lists the line as a problem and shows the iterations around it', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'synthetic'));
+    const line = (iteration: number) =>
+      JSON.stringify({
+        iteration,
+        seconds: { collect: 1, advantages: 0, update: 1, evaluate: 0 },
+        rollout: { episodes: 4, steps: 9, successRate: 0.5, meanReward: 0.5 },
+        update: { approxKl: 0.001 },
+        envSteps: 9 * (iteration + 1),
+      });
+    writeFileSync(
+      join(dir, 'synthetic', 'metrics.jsonl'),
+      `${line(0)}\n{"iteration":1}\n[1,2]\n${line(2)}\n`,
+    );
+    const viewer = await createViewer({ target: viewTarget(dir), pollMs: 0 });
+    try {
+      const page = await text(viewer, '/dashboard');
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('synthetic training: 2 iterations');
+      expect(page.body).toContain(
+        'class="warn">synthetic/metrics.jsonl line 2: not an iteration’s metrics (no number at envSteps, rollout.successRate, rollout.meanReward, update.approxKl); left out',
+      );
+      expect(page.body).toContain('class="warn">synthetic/metrics.jsonl line 3:');
+    } finally {
+      await viewer.close();
+    }
+  });
+});
+
 describe('a run folder while the run is going', () => {
   it('reads the curriculum from the run’s task pool (read-only) before curriculum.json exists', async () => {
     const dir = tempDir();
@@ -328,6 +359,17 @@ describe('dreamgym view access', () => {
     } finally {
       await viewer.close();
     }
+  });
+
+  it('refuses a binary file rather than showing it as an empty trajectory file', () => {
+    const dir = tempDir();
+    const binary = join(dir, 'episodes.jsonl');
+    writeFileSync(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0]));
+    expect(() => viewTarget(binary)).toThrow(ConfigError);
+    expect(() => viewTarget(binary)).toThrow(/episodes\.jsonl is not a trajectory file: .*binary/);
+    const gzipped = join(dir, 'episodes.jsonl.gz');
+    writeFileSync(gzipped, Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 3]));
+    expect(() => viewTarget(gzipped)).toThrow(/gzip-compressed.*gunzip/);
   });
 
   it('names what PATH may be when it does not exist', () => {

@@ -11,7 +11,7 @@ import { dashboardLive, dashboardPage } from './pages/dashboard-page.ts';
 import { episodePage } from './pages/episode-page.ts';
 import { episodesPage } from './pages/episodes-page.ts';
 import { layout } from './pages/layout.ts';
-import { readRunFolder, runFolderStamp } from './run-folder.ts';
+import { RunFolderReader, runFolderStamp } from './run-folder.ts';
 import { requireToken } from './token.ts';
 import type { ViewTarget } from './view-target.ts';
 
@@ -72,6 +72,7 @@ export async function createViewer(options: ViewerOptions): Promise<Viewer> {
   await refresh();
 
   const run = target.kind === 'run' ? target.dir : undefined;
+  const runFolder = run === undefined ? undefined : new RunFolderReader(run);
   const viewing = target.kind === 'run' ? `run folder ${target.dir}` : source.description;
   const page = (title: string, body: Html) =>
     layout(
@@ -127,18 +128,18 @@ export async function createViewer(options: ViewerOptions): Promise<Viewer> {
     return c.html(page('Synthetic beside real', comparePage(chosen)));
   });
   app.get('/dashboard', async (c) => {
-    if (!run)
+    if (!runFolder)
       return c.html(
         page('No dashboard', notFound('dashboards are for run folders; this is not one.')),
         404,
       );
     await fresh();
-    return c.html(page('Dashboard', await dashboardPage(readRunFolder(run), index)));
+    return c.html(page('Dashboard', await dashboardPage(runFolder.read(), index)));
   });
   app.get('/dashboard/live', async (c) => {
-    if (!run) return c.text('not a run folder', 404);
+    if (!runFolder) return c.text('not a run folder', 404);
     await fresh();
-    return c.html((await dashboardLive(readRunFolder(run), index)).toString());
+    return c.html((await dashboardLive(runFolder.read(), index)).toString());
   });
   app.get('/events', (c) =>
     streamSSE(c, async (stream) => {

@@ -104,11 +104,7 @@ function stageTable(run: RunFolder): Html {
     const rows = run.metrics[stage] ?? [];
     return html`<h3>${stage} training: ${rows.length} iterations</h3><table class="iterations"><thead><tr><th class="num">iteration</th><th class="num">env steps</th><th class="num">rollout success</th><th class="num">rollout reward</th><th class="num">informative groups</th><th class="num">held-out success</th><th class="num">approx KL</th><th class="num">seconds</th></tr></thead><tbody>${rows.map(
       (m) =>
-        html`<tr><td class="num">${m.iteration + 1}</td><td class="num">${m.envSteps}</td><td class="num">${(100 * m.rollout.successRate).toFixed(1)}%</td><td class="num">${m.rollout.meanReward.toFixed(3)}</td><td class="num">${(100 * m.rollout.informativeGroups).toFixed(0)}%</td><td class="num">${m.eval ? `${(100 * m.eval.successRate).toFixed(1)}%` : ''}</td><td class="num">${m.update.approxKl.toExponential(1)}</td><td class="num">${Object.values(
-          m.seconds,
-        )
-          .reduce((a, b) => a + b, 0)
-          .toFixed(1)}</td></tr>`,
+        html`<tr><td class="num">${m.iteration + 1}</td><td class="num">${m.envSteps}</td><td class="num">${(100 * m.rollout.successRate).toFixed(1)}%</td><td class="num">${m.rollout.meanReward.toFixed(3)}</td><td class="num">${m.rollout.informativeGroups === undefined ? '' : `${(100 * m.rollout.informativeGroups).toFixed(0)}%`}</td><td class="num">${m.eval ? `${(100 * m.eval.successRate).toFixed(1)}%` : ''}</td><td class="num">${m.update.approxKl.toExponential(1)}</td><td class="num">${m.seconds?.toFixed(1) ?? ''}</td></tr>`,
     )}</tbody></table>`;
   })}`;
 }
