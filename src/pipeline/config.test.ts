@@ -31,6 +31,23 @@ describe('run config', () => {
     );
   });
 
+  it('starts from scratch without selection unless told, and checks BC starts and keepBest', () => {
+    expect(parseRunConfig({}).train).toMatchObject({ start: 'scratch', klCoef: 0 });
+    expect(parseRunConfig({}).train.keepBest).toBeUndefined();
+    const recipe = parseRunConfig({ train: { start: 'bc', klCoef: 5, keepBest: {} } });
+    expect(recipe.train).toMatchObject({
+      start: 'bc',
+      klCoef: 5,
+      keepBest: { validationTasks: 50 },
+    });
+    expect(() => parseRunConfig({ train: { keepBest: {} }, evaluation: { every: 0 } })).toThrow(
+      /keepBest chooses among evaluations; set evaluation\.every/,
+    );
+    expect(() => parseRunConfig({ train: { algo: 'dpo', start: 'bc' } })).toThrow(
+      /a DPO run always starts from behaviour cloning/,
+    );
+  });
+
   it('takes dpo as a method, with its β, and refuses what a DPO run has no use for', () => {
     expect(parseRunConfig({ train: { algo: 'dpo', beta: 0.5 } }).train).toMatchObject({
       algo: 'dpo',

@@ -115,6 +115,20 @@ export const RunConfig = z.strictObject({
       /** β of the KL penalty towards the policy as training starts (GRPO's π_ref); 0 none. */
       klCoef: z.number().nonnegative().default(0),
       /**
+       * Where RL starts: `scratch` (random weights) or `bc` (behaviour cloning on the offline
+       * data first, the SFT start of the paper's agents; pair it with klCoef to stay near it).
+       */
+      start: z.enum(['scratch', 'bc']).default('scratch'),
+      /**
+       * Model-based selection: the tasks of the last `validationTasks` offline episodes are held
+       * out of training and played in the synthetic env at the start and every
+       * `evaluation.every` iterations; the run ends with the best of those weights (the start's
+       * where none beat it). No real step chooses. Off by default.
+       */
+      keepBest: z
+        .strictObject({ validationTasks: z.number().int().positive().default(50) })
+        .optional(),
+      /**
        * Branched rollouts in the synthetic env: `share` of each iteration's groups start from real
        * states of the buffer, run at most `horizon` steps past them; `pick` chooses the states
        * (`uniform`, or `divergence`: where the policy departs from the real next action).
@@ -183,6 +197,16 @@ export function parseRunConfig(raw: unknown, source = 'config', baseDir?: string
   if (config.train.algo === 'dpo' && config.s2r) {
     throw new ConfigError(
       `${source}: s2r continues a GRPO or PPO run in the real env; drop s2r, or set train.algo to grpo or ppo.`,
+    );
+  }
+  if (config.train.keepBest && config.evaluation.every === 0) {
+    throw new ConfigError(
+      `${source}: train.keepBest chooses among evaluations; set evaluation.every to 1 or more (how often the held-out offline tasks are played in the synthetic env).`,
+    );
+  }
+  if (config.train.algo === 'dpo' && (config.train.keepBest || config.train.start === 'bc')) {
+    throw new ConfigError(
+      `${source}: train.start and train.keepBest shape a GRPO or PPO run; a DPO run always starts from behaviour cloning and has no iterations to choose from: drop them.`,
     );
   }
   if (config.train.beta !== undefined && config.train.algo !== 'dpo') {

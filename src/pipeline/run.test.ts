@@ -103,3 +103,40 @@ describe('runPipeline with train.algo dpo', () => {
     expect(existsSync(join(dir, 'policy', 'policy.json'))).toBe(true);
   }, 60_000);
 });
+
+describe("runPipeline with the generic recipe's settings", () => {
+  it('starts from BC, branches, and keeps the best weights chosen on held-out offline tasks in the synthetic env', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'dg-run-')), 'run');
+    const lines: string[] = [];
+    const config = parseRunConfig({
+      offline: { episodes: 20 },
+      experienceModel: { writeBack: false, realShare: 1 },
+      train: {
+        iterations: 2,
+        tasksPerIteration: 2,
+        groupSize: 2,
+        epochs: 1,
+        start: 'bc',
+        klCoef: 1,
+        keepBest: { validationTasks: 5 },
+        branching: { share: 0.5, horizon: 3 },
+      },
+      evaluation: { episodes: 4, every: 1 },
+    });
+    await runPipeline(config, dir, { onProgress: (l) => lines.push(l) });
+    expect(lines.some((l) => /^behaviour cloning: \d+ decisions/.test(l))).toBe(true);
+    const metrics = readFileSync(join(dir, 'synthetic', 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    // Evaluated on the 5 held-out offline tasks (in the synthetic env), one group of 2 branched.
+    expect(metrics.map((m) => m.eval.episodes)).toEqual([5, 5]);
+    expect(metrics.map((m) => m.rollout.branched)).toEqual([2, 2]);
+    expect(metrics.at(-1).kept.iteration).toBeGreaterThanOrEqual(-1);
+
+    const few = parseRunConfig({ ...config, offline: { episodes: 4 } });
+    await expect(runPipeline(few, join(dir, 'few'))).rejects.toThrow(
+      /validationTasks is 5, but the offline data has 4 distinct tasks/,
+    );
+  }, 120_000);
+});

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../core/errors.ts';
 import { initTf } from '../core/tf.ts';
-import type { Trajectory } from '../core/types.ts';
+import type { Task, Trajectory } from '../core/types.ts';
 import { Curriculum } from '../curriculum/curriculum.ts';
 import { LlmTaskGenerator } from '../curriculum/generators/llm-generator.ts';
 import { offlineMutators } from '../curriculum/generators/offline-mutators.ts';
@@ -56,6 +56,26 @@ export interface RunHooks {
    * skipped). Default `<runDir>/buffer.db`.
    */
   buffer?: string;
+}
+
+/**
+ * Holds the tasks of the last `n` offline episodes out of training, to choose the weights on in
+ * the synthetic env (`train.keepBest`); the rest of the train tasks are trained on.
+ */
+function heldOutForSelection(
+  tasks: readonly Task[],
+  offline: readonly Trajectory[],
+  n: number,
+): { trainTasks: Task[]; validation: Task[] } {
+  const distinct = [...new Map(offline.map((t) => [t.task.id, t.task])).values()];
+  if (distinct.length <= n) {
+    throw new ConfigError(
+      `train.keepBest.validationTasks is ${n}, but the offline data has ${distinct.length} distinct tasks: hold out fewer, or collect more offline episodes.`,
+    );
+  }
+  const validation = distinct.slice(-n);
+  const held = new Set(validation.map((t) => t.id));
+  return { trainTasks: tasks.filter((t) => !held.has(t.id)), validation };
 }
 
 /**
@@ -135,7 +155,7 @@ export async function runPipeline(
   try {
     await stage('replay buffer', () => buffer.add(offline));
     const policy = new ChoicePolicy({ seed: config.seed, family: setup.name });
-    const { algo, beta, branching, ...trainSettings } = config.train;
+    const { algo, beta, branching, start, keepBest, ...trainSettings } = config.train;
     const trainerConfig = {
       ...trainSettings,
       // A DPO run has no RL stage (config validation refuses its s2r).
@@ -161,9 +181,19 @@ export async function runPipeline(
         log(`DPO: ${describeDpoFit(fit)}`);
       });
     } else {
+      if (start === 'bc') {
+        await stage('behaviour cloning', async () => {
+          const fit = behaviourCloning(policy, offline, { seed: config.seed });
+          log(`behaviour cloning: ${fit.decisions} decisions, ${fit.epochs} epochs`);
+        });
+      }
       const model = await stage('experience model', () =>
         makeExperienceModel(config.experienceModel, env, buffer, llm),
       );
+      const makeSynthetic = syntheticFactory(setup, buffer, model, config.experienceModel);
+      const { trainTasks, validation } = keepBest
+        ? heldOutForSelection(setup.trainTasks, offline, keepBest.validationTasks)
+        : { trainTasks: setup.trainTasks, validation: [] };
       // Mode `off` still goes through the curriculum (uniform over the seed tasks, nothing
       // generated) so its statistics are recorded the same way for the ablation.
       pool = SqliteTaskPool.open({ path: join(runDir, 'tasks.db') });
@@ -172,7 +202,7 @@ export async function runPipeline(
         new Curriculum(
           {
             pool,
-            seedTasks: setup.trainTasks,
+            seedTasks: trainTasks,
             generator: llm ? new LlmTaskGenerator({ llm }) : offlineMutators,
           },
           {
@@ -189,10 +219,12 @@ export async function runPipeline(
         train(
           {
             policy,
-            makeEnv: syntheticFactory(setup, buffer, model, config.experienceModel),
-            trainTasks: setup.trainTasks,
-            makeEvalEnv: setup.makeReal,
-            evalTasks: setup.testTasks,
+            makeEnv: makeSynthetic,
+            trainTasks,
+            // Model-based selection evaluates in the synthetic env, on offline tasks held out.
+            ...(keepBest
+              ? { makeEvalEnv: makeSynthetic, evalTasks: validation }
+              : { makeEvalEnv: setup.makeReal, evalTasks: setup.testTasks }),
             outDir: join(runDir, 'synthetic'),
             provenance: 'synthetic',
             onIteration: async (m) => {
@@ -206,7 +238,11 @@ export async function runPipeline(
             ...(schedule && { schedule }),
             ...(branchPoints && { branchPoints }),
           },
-          { ...trainerConfig, branching: { share: branching.share, horizon: branching.horizon } },
+          {
+            ...trainerConfig,
+            branching: { share: branching.share, horizon: branching.horizon },
+            ...(keepBest && { keepBest: true, evalEpisodes: validation.length }),
+          },
         ),
       );
       syntheticInteractions = synthetic.at(-1)?.envSteps ?? 0;
