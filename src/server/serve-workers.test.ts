@@ -169,6 +169,14 @@ describe('dreamgym serve --workers', () => {
       if (!sessionOf.has(id % 2)) sessionOf.set(id % 2, id);
     }
     expect(sessionOf.size).toBe(2);
+    // Whichever worker a request reaches (a connection each), it lists both workers' sessions.
+    const created = [...sessionOf.values()].sort((a, b) => a - b);
+    for (let i = 0; i < 4; i++) {
+      const listed = await fetch(`${url}/list_envs`, { headers: { connection: 'close' } });
+      expect(((await listed.json()) as number[]).filter((id) => created.includes(id))).toEqual(
+        created,
+      );
+    }
     const instructions: string[] = [];
     for (const worker of [0, 1, 0]) {
       const id = sessionOf.get(worker) as number;

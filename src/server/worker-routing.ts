@@ -67,27 +67,71 @@ export async function ownerOf(c: Context, count: number): Promise<number | undef
   return Number.isSafeInteger(id) && (id as number) >= 0 ? slotOf(id as number, count) : undefined;
 }
 
+/** Routes that list sessions: every worker holds a share, and the answer is all of them. */
+const SESSION_LISTS = new Set(['/list_envs']);
+
 /**
  * Middleware that forwards requests for other workers' sessions to them and answers their
- * answer; a worker that does not answer gets the client a 502 saying so.
+ * answer, and answers a session list with every worker's sessions; a worker that does not answer
+ * gets the client a 502 saying so.
  */
 export function workerRouting(routing: WorkerRouting): MiddlewareHandler {
   const agent = new Agent({ keepAlive: true });
   return async (c, next) => {
     if (c.req.header(FORWARDED_HEADER) !== undefined) return next();
+    if (c.req.method === 'GET' && SESSION_LISTS.has(c.req.path)) {
+      await next();
+      if (c.res.ok) c.res = await withOthersSessions(c, routing, agent);
+      return;
+    }
     const owner = await ownerOf(c, routing.count);
     if (owner === undefined || owner === routing.index) return next();
     try {
       return await forward(c, routing.sockets[owner] as string, agent);
     } catch (error) {
-      return c.json(
-        {
-          detail: `the session lives in server worker ${owner}, which did not answer (${(error as Error).message}); the server may be shutting down.`,
-        },
-        502,
-      );
+      return notAnswered(c, owner, 'the session lives in', error);
     }
   };
+}
+
+/**
+ * This worker's session list (`c.res`) with the other workers' on this machine, in id order.
+ * Other machines' instances (sparse `sockets`) keep their own lists, as separate servers do.
+ */
+async function withOthersSessions(
+  c: Context,
+  routing: WorkerRouting,
+  agent: Agent,
+): Promise<Response> {
+  const others = [...routing.sockets.entries()].filter(
+    (entry): entry is [number, string] => entry[0] !== routing.index && entry[1] !== undefined,
+  );
+  const answers = await Promise.allSettled(
+    others.map(async ([, socket]) => {
+      const answer = await forward(c, socket, agent);
+      if (!answer.ok) throw new Error(`HTTP ${answer.status}: ${await answer.text()}`);
+      return (await answer.json()) as number[];
+    }),
+  );
+  const failed = answers.findIndex((answer) => answer.status === 'rejected');
+  if (failed !== -1) {
+    const { reason } = answers[failed] as PromiseRejectedResult;
+    return notAnswered(c, (others[failed] as [number, string])[0], 'some sessions live in', reason);
+  }
+  const ids = [
+    ...((await c.res.json()) as number[]),
+    ...answers.flatMap((answer) => (answer as PromiseFulfilledResult<number[]>).value),
+  ];
+  return c.json(ids.sort((a, b) => a - b));
+}
+
+function notAnswered(c: Context, worker: number, what: string, error: unknown): Response {
+  return c.json(
+    {
+      detail: `${what} server worker ${worker}, which did not answer (${(error as Error).message}); the server may be shutting down.`,
+    },
+    502,
+  );
 }
 
 /** Sends the request as it came to the server listening on `socketPath`; resolves to its answer. */
