@@ -2,7 +2,7 @@
 # The package as a user gets it: `npm pack`, install the tarball into a fresh project outside the
 # repo (no access to its sources), type-check and run examples/library/ and every TypeScript
 # example in README.md and docs/ against the published types, run the conformance suite on a custom env
-# with vitest, and run the installed `dreamgym` command. Prints install time and size, with and
+# with vitest, and run the installed `dreamgym` command, also on a .ts env in an `npm init -y` project. Prints install time and size, with and
 # without the optional dependencies (node-llama-cpp, platform binaries), and runs a command in the
 # install without them. Run by .ci/run; `npm run test:package`.
 set -euo pipefail
@@ -40,6 +40,31 @@ test -n "$vec" && test ! -e buffer.db || { cat import.err; exit 1; }
 npm install --no-audit --no-fund --loglevel=error --omit=optional "$vec" > /dev/null
 npx dreamgym buffer import offline.jsonl --db buffer.db
 echo "slim install (--omit=optional): imports, collects; buffers run after npm install $vec"
+
+# A project as `npm init -y` leaves it ("type": "commonjs" from npm 11 on, no "type" before) and
+# nothing else but the tarball and tsx: the user's env in src/entry.ts imports dreamgym and a
+# relative .ts helper (the stock desk, which imports dreamgym's values), the way they write it.
+mkdir -p "$work/npm-init" && cd "$work/npm-init"
+npm init -y > /dev/null
+start=$SECONDS
+npm install --no-audit --no-fund --loglevel=error "$tarball" tsx > /dev/null
+echo "npm init -y project: npm install dreamgym tsx: $((SECONDS - start)) s"
+mkdir src && cp "$repo/examples/your-env/stock-desk.ts" src/
+cat > src/entry.ts <<'EOF'
+import { type EnvEntry, TimeLimit } from 'dreamgym';
+import stockDesk from './stock-desk';
+
+// The stock desk held to 6 steps.
+const entry: EnvEntry = {
+  ...stockDesk,
+  maxSteps: 6,
+  make: (options) => new TimeLimit(stockDesk.make(options), 6),
+};
+export default entry;
+EOF
+npx dreamgym collect --env ./src/entry.ts --epsilon 0.3 --episodes 5 --out offline.jsonl
+test "$(wc -l < offline.jsonl)" -eq 5 && grep -q '"env":"stock-desk"' offline.jsonl
+echo "npm init -y project (type: $(node -p 'require("./package.json").type ?? "none"')): collect --env ./src/entry.ts ran"
 install "$work/consumer"
 # The user's own tools beside the package, and the AI SDK (an optional peer) with one provider.
 npm install --no-audit --no-fund --loglevel=error --save-dev \
