@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { TaskError } from '../core/errors.ts';
 import type { Observation, Step, Task, Trajectory } from '../core/types.ts';
 import type { Env, ResetOptions } from '../envs/env.ts';
-import { replayInReal, replayRecorded } from './fidelity.ts';
+import type { ExperienceModel } from '../experience/experience-model.ts';
+import { SqliteReplayBuffer } from '../replay/sqlite-buffer.ts';
+import { replayInReal, replayRecorded, teacherForced } from './fidelity.ts';
 
 const task = (id: string, kind: string): Task => ({
   id,
@@ -165,5 +167,75 @@ describe('replayRecorded', () => {
       generated: 1,
       unreplayable: 1,
     });
+  });
+});
+
+describe('teacherForced', () => {
+  /** A real episode: a step that changes nothing, one that changes the page, then the ending. */
+  const real: Trajectory = {
+    id: 'real-1',
+    env: 'toy',
+    task: task('t1', 'a'),
+    initial: page('start'),
+    steps: [
+      {
+        action: 'look',
+        observation: page('start'),
+        reward: 0,
+        terminated: false,
+        truncated: false,
+      },
+      {
+        action: 'press [right]',
+        observation: page('pressed'),
+        reward: 0,
+        terminated: false,
+        truncated: false,
+      },
+      {
+        action: 'stop []',
+        observation: page('done'),
+        reward: 1,
+        terminated: true,
+        truncated: false,
+      },
+    ],
+    provenance: 'real-offline',
+    policyId: 'expert',
+    startedAt: '2026-11-29T00:00:00.000Z',
+    endedAt: '2026-11-29T00:00:01.000Z',
+  };
+  /** Predicts "nothing changes, no reward", sure of itself only where that is so. */
+  const lazy: ExperienceModel = {
+    id: 'lazy',
+    initial: async () => page('start'),
+    predict: async ({ state, action }) => ({
+      reasoning: 'nothing changes',
+      nextState: state,
+      reward: 0,
+      terminated: false,
+      uncertainty: action === 'look' ? 0 : 0.8,
+    }),
+  };
+
+  it("splits Lemma 1's errors by whether the real step changed the state, and pairs them with the model's doubt", async () => {
+    const forced = await teacherForced({
+      model: lazy,
+      buffer: SqliteReplayBuffer.open(),
+      trajectories: [real],
+      k: 0,
+    });
+    expect(forced.transitions).toBe(3);
+    expect(forced.byChange.unchanged).toMatchObject({
+      transitions: 1,
+      exactMatch: 1,
+      rewardMae: 0,
+    });
+    expect(forced.byChange.changed).toMatchObject({
+      transitions: 2,
+      exactMatch: 0,
+      rewardMae: 0.5,
+    });
+    expect(forced.uncertainty).toEqual({ whenRight: 0, whenWrong: 0.8, predictions: 3 });
   });
 });

@@ -21,9 +21,24 @@ export interface StepFidelity {
   terminalAccuracy: number;
 }
 
+/**
+ * Teacher-forced fidelity. Lemma 1 of the DreamGym paper bounds the sim-to-real gap by the reward
+ * error εR and the transition error εP: here εR is `rewardMae` and εP is 1 − `exactMatch` (the
+ * total-variation distance between a deterministic env's next state and the model's one answer).
+ */
 export interface TeacherForcedReport extends StepFidelity {
   /** The same measures per kind of action (`search`, `click[item]`, `go to`, `click:link` …). */
   byAction: Record<string, StepFidelity>;
+  /**
+   * The same measures on the real steps that changed the state and on those that did not
+   * (EnvSimBench's finding: models match the steps that change nothing and miss the others).
+   */
+  byChange: { changed: StepFidelity; unchanged: StepFidelity };
+  /**
+   * How the model's `uncertainty` tracks its errors, where it gives one: its mean on the
+   * predictions whose next state was exactly right and on the others.
+   */
+  uncertainty?: { whenRight: number; whenWrong: number; predictions: number };
 }
 
 export interface FreeRunningReport {
@@ -96,7 +111,9 @@ export async function teacherForced({
   trajectories: readonly Trajectory[];
   k?: number;
 }): Promise<TeacherForcedReport> {
-  const rows: Array<{ kind: string } & Omit<StepFidelity, 'transitions'>> = [];
+  const rows: Array<
+    { kind: string; changed: boolean; uncertainty?: number } & Omit<StepFidelity, 'transitions'>
+  > = [];
   for (const trajectory of trajectories) {
     for (const [t, real] of trajectory.steps.entries()) {
       const state = t === 0 ? trajectory.initial : (trajectory.steps[t - 1] as Step).observation;
@@ -113,12 +130,15 @@ export async function teacherForced({
       const predicted = await model.predict({
         task: trajectory.task,
         history,
+        initial: trajectory.initial,
         state,
         action: real.action,
         demonstrations,
       });
       rows.push({
         kind: actionKind(real.action, state.text),
+        changed: real.observation.text !== state.text,
+        ...(predicted.uncertainty !== undefined && { uncertainty: predicted.uncertainty }),
         exactMatch: predicted.nextState.text === real.observation.text ? 1 : 0,
         editSimilarity:
           ratio(predicted.nextState.text, real.observation.text, { full_process: false }) / 100,
@@ -129,11 +149,25 @@ export async function teacherForced({
     }
   }
   const kinds = [...new Set(rows.map((r) => r.kind))].sort();
+  const doubted = rows.filter((r) => r.uncertainty !== undefined);
+  const meanDoubt = (of: typeof rows) =>
+    of.reduce((sum, r) => sum + (r.uncertainty as number), 0) / Math.max(1, of.length);
   return {
     ...average(rows),
     byAction: Object.fromEntries(
       kinds.map((kind) => [kind, average(rows.filter((r) => r.kind === kind))]),
     ),
+    byChange: {
+      changed: average(rows.filter((r) => r.changed)),
+      unchanged: average(rows.filter((r) => !r.changed)),
+    },
+    ...(doubted.length > 0 && {
+      uncertainty: {
+        whenRight: meanDoubt(doubted.filter((r) => r.exactMatch === 1)),
+        whenWrong: meanDoubt(doubted.filter((r) => r.exactMatch === 0)),
+        predictions: doubted.length,
+      },
+    }),
   };
 }
 

@@ -37,13 +37,29 @@ function fidelityRow(name: string, f: StepFidelity): string {
   return `| ${name} | ${f.transitions} | ${pct(f.exactMatch)} | ${f.editSimilarity.toFixed(3)} | ${f.actionF1.toFixed(3)} | ${f.rewardMae.toFixed(3)} | ${pct(f.terminalAccuracy)} |`;
 }
 
-/** Teacher-forced fidelity by action kind, as a markdown table. */
+/**
+ * Teacher-forced fidelity by action kind and by whether the real step changed the state, as a
+ * markdown table, with Lemma 1's εR and εP and how the model's uncertainty tracks its errors.
+ */
 function teacherForcedTable(forced: TeacherForcedReport): string {
+  const { changed, unchanged } = forced.byChange;
+  const lemma = (f: StepFidelity) =>
+    `εR ${f.rewardMae.toFixed(3)}, εP ${(1 - f.exactMatch).toFixed(3)} (${f.transitions} steps)`;
+  const doubt = forced.uncertainty;
   return [
     '| actions | transitions | next-state exact match | edit similarity | action F1 | reward MAE | terminal accuracy |',
     '|---|---|---|---|---|---|---|',
     fidelityRow('all', forced),
+    fidelityRow('steps that changed the state', changed),
+    fidelityRow('steps that changed nothing', unchanged),
     ...Object.entries(forced.byAction).map(([kind, f]) => fidelityRow(`\`${kind}\``, f)),
+    '',
+    `Lemma 1's errors (εR: mean |reward error|; εP: share of next states not exactly the real one): all ${lemma(forced)}; steps that changed the state ${lemma(changed)}; steps that changed nothing ${lemma(unchanged)}.`,
+    ...(doubt
+      ? [
+          `The model's uncertainty: ${doubt.whenRight.toFixed(3)} on average where its next state was exactly right, ${doubt.whenWrong.toFixed(3)} where it was not (${doubt.predictions} predictions).`,
+        ]
+      : []),
   ].join('\n');
 }
 
