@@ -11,7 +11,10 @@ import type {
  * termination of the most similar real transition (the top demonstration), with the
  * demonstration's instruction replaced by this task's wherever the page quotes it, and keeps an
  * episode consistent by replaying what it already showed for the same (state, action). A baseline
- * and the fallback for env families without a grammar-aware model.
+ * and the fallback for env families without a grammar-aware model. Its uncertainty is the angle
+ * between the request's key and the copied transition's, a right angle being 1 (0 for the same
+ * state and action: a real transition replayed; cosine similarities crowd near 1, angles spread),
+ * 0 for a step this episode already took, and 1 with nothing retrieved.
  */
 export class NearestNeighborModel implements ExperienceModel {
   readonly id = 'llm-free/nearest-neighbor';
@@ -41,6 +44,7 @@ export class NearestNeighborModel implements ExperienceModel {
         nextState: seen.observation,
         reward: seen.reward,
         terminated: seen.terminated,
+        uncertainty: 0,
       };
     }
     const best = demonstrations[0];
@@ -50,6 +54,7 @@ export class NearestNeighborModel implements ExperienceModel {
         nextState: state,
         reward: 0,
         terminated: false,
+        uncertainty: 1,
       };
     }
     return {
@@ -57,6 +62,10 @@ export class NearestNeighborModel implements ExperienceModel {
       nextState: adapt(best.nextState, best.task.instruction, task.instruction),
       reward: best.reward,
       terminated: best.terminated,
+      uncertainty: Math.min(
+        1,
+        Math.acos(Math.min(1, Math.max(-1, best.similarity))) / (Math.PI / 2),
+      ),
     };
   }
 }

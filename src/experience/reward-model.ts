@@ -69,6 +69,15 @@ export class RewardModel {
   }
 
   /**
+   * The classifier's probability of a full success (reward 1); undefined when it has nothing to
+   * tell one by (no data, or no success seen).
+   */
+  successProbability(features: readonly number[]): number | undefined {
+    if (this.samples === 0 || !this.successWeights) return undefined;
+    return 1 / (1 + Math.exp(-dot(this.successWeights, [...features, 1])));
+  }
+
+  /**
    * The regression's reward alone, in [0, 1): what such a purchase earned on average, never a
    * full success. For callers that decide success by rules of their own.
    */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { moduleGraph, realEnvModules } from '../../core/testing/module-graph.ts';
-import type { Observation, Step, Trajectory } from '../../core/types.ts';
+import type { Observation, Step, Task, Trajectory } from '../../core/types.ts';
 import { runEnvConformance } from '../../envs/conformance.ts';
 import { TimeLimit } from '../../envs/wrappers/time-limit.ts';
 import { SqliteReplayBuffer } from '../../replay/sqlite-buffer.ts';
@@ -200,6 +200,104 @@ describe('GenericExperienceModel', () => {
     const answer = await predictStep(model, trajectory, 1, 'frobnicate the desk');
     expect(answer.nextState.text).toBe(state.text);
     expect(answer).toMatchObject({ reward: 0, terminated: false });
+  });
+});
+
+/** A coin-toss desk: every episode looks, then answers; one in `every` answers paid 1. */
+function coinEpisodes(count: number, every: number): Trajectory[] {
+  const actions = ['look[desk]', 'answer[yes]'];
+  return Array.from({ length: count }, (_, i) => {
+    const task: Task = {
+      id: `coin/${i}`,
+      env: 'coin',
+      instruction: `Toss coin ${i}.`,
+      origin: 'seed',
+    };
+    const step = (action: string, text: string, reward: number, terminated: boolean): Step => ({
+      action,
+      observation: { text, instruction: task.instruction, actions },
+      reward,
+      terminated,
+      truncated: false,
+    });
+    return {
+      id: `coin-${i}`,
+      env: 'coin',
+      task,
+      initial: { text: 'desk: ready', instruction: task.instruction, actions },
+      steps: [
+        step('look[desk]', 'desk: looked', 0, false),
+        step('answer[yes]', 'desk: answered', i % every === 0 ? 1 : 0, true),
+      ],
+      provenance: 'real-offline',
+      policyId: 'coin',
+      startedAt: '',
+      endedAt: '',
+    } satisfies Trajectory;
+  });
+}
+
+describe("GenericExperienceModel's uncertainty", () => {
+  it("is 0 on this task's real steps replayed, 1 on a lookup of an id no real step looked up", async () => {
+    for (const trajectory of offline.slice(0, 20))
+      for (let t = 0; t < trajectory.steps.length; t++)
+        expect((await predictStep(model, trajectory, t)).uncertainty).toBe(0);
+    const { trajectory, ids } = episodeWithItems();
+    // Composed from another episode's lookup with its one value swapped: nothing of the answer
+    // was shown by a real step for this id.
+    expect((await predictStep(model, trajectory, 1, 'get_item[K-0042]')).uncertainty).toBe(1);
+    expect((await predictStep(model, trajectory, 1, `get_item[${ids[1]}]`)).uncertainty).toBe(1);
+  });
+
+  it('is 0 on an answer this episode already got from the same state', async () => {
+    const { trajectory } = episodeWithItems();
+    const first = await predictStep(model, trajectory, 0);
+    const again = await model.predict({
+      task: trajectory.task,
+      history: [{ ...(trajectory.steps[0] as Step), observation: trajectory.initial }],
+      initial: trajectory.initial,
+      state: trajectory.initial,
+      action: (trajectory.steps[0] as Step).action,
+      demonstrations: [],
+    });
+    // Composed from another task's real step from the very same page and action: the buffer's
+    // tasks answered such steps otherwise (each has a desk of its own), so nearly no evidence.
+    expect(first.uncertainty).toBeGreaterThan(0.9);
+    expect(again.reasoning).toMatch(/same state/);
+    expect(again.uncertainty).toBe(0);
+  });
+
+  it("carries the outcome model's doubt at an ending it scores, on top of the composition's", async () => {
+    const ending = async (every: number) => {
+      const coins = coinEpisodes(40, every);
+      const coinModel = new GenericExperienceModel(GenericKnowledge.fromTrajectories(coins));
+      const coin = coins[0] as Trajectory;
+      // Answering without looking: composed from the real answer, whose state was "looked".
+      return coinModel.predict({
+        task: coin.task,
+        history: [],
+        state: coin.initial,
+        action: 'answer[yes]',
+        demonstrations: [],
+      });
+    };
+    // The page alone: 1 − Jaccard of {toss, coin, 0, desk, ready} and {…, desk, looked} = 1/3.
+    const page = 1 / 3;
+    const fair = await ending(2);
+    expect(fair.reasoning).toMatch(/probability 0\.5\d \(outcome model\)/);
+    expect(fair.uncertainty).toBeGreaterThan(0.95);
+    const sure = await ending(40);
+    const p = Number(/probability ([\d.]+)/.exec(sure.reasoning)?.[1]);
+    expect(p).toBeLessThan(0.2);
+    expect(sure.uncertainty).toBeGreaterThan(page);
+    expect(sure.uncertainty).toBeLessThan(fair.uncertainty as number);
+  });
+
+  it('is 1 for an action of a kind the buffer never carried out, and for an unjudged ending', async () => {
+    const { trajectory } = episodeWithItems();
+    expect((await predictStep(model, trajectory, 1, 'frobnicate the desk')).uncertainty).toBe(1);
+    const ending = await predictStep(model, trajectory, trajectory.steps.length - 1);
+    expect(ending).toMatchObject({ judged: false, uncertainty: 1 });
   });
 });
 

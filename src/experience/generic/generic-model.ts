@@ -6,7 +6,8 @@ import type {
   ExperiencePrediction,
   ExperienceRequest,
 } from '../experience-model.ts';
-import { isListed } from './action-grammar.ts';
+import { anyWrong, outcomeDoubt } from '../uncertainty.ts';
+import { type ActionGrammar, isListed } from './action-grammar.ts';
 import { carryFields } from './carried-fields.ts';
 import { composeNext } from './compose.ts';
 import { contextFeatures, totalWeight, weightedAgreement } from './context-features.ts';
@@ -22,7 +23,7 @@ import {
 import { nextActions } from './next-actions.ts';
 import { endingOf, outcomeFeatures } from './outcome-features.ts';
 import { backTo, leadsBack, type NamedState, namedEarlierState } from './revisit.ts';
-import { containsValue, lineOverlap, linesByKey, substitute } from './text.ts';
+import { containsValue, jaccard, lineOverlap, linesByKey, substitute, wordsOf } from './text.ts';
 import { valueFlow } from './value-flow.ts';
 import { type EpisodeStep, instructionMapping, valueMapping } from './value-mapping.ts';
 
@@ -66,6 +67,13 @@ const MAX_STARTS = 10_000;
  *   same; but never where what the ending rests on was shown by no real episode of this task
  *   (see `unvouched`): such an ending is unjudged (`judged: false`), a failure that trainers
  *   leave out rather than learn to avoid.
+ *
+ * Each prediction's uncertainty says how much of it the buffer showed: 0 for a replay (this
+ * task's real step from this very state, this episode's own answer); for a repeated lookup, the
+ * share of real repeats answered otherwise; for a composed step, 1 − the source's overlap with it
+ * (see {@link sourceDistance}), and at an ending scored by the outcome model, that or its doubt
+ * (see `outcomeDoubt`); 1 for an unjudged ending and for an action of a kind the buffer never
+ * carried out.
  */
 export class GenericExperienceModel implements ExperienceModel {
   readonly id = 'llm-free/generic';
@@ -118,6 +126,7 @@ export class GenericExperienceModel implements ExperienceModel {
         nextState: { ...copyObservation(state), instruction: task.instruction },
         reward: 0,
         terminated: false,
+        uncertainty: refusalDoubt(candidates.length > 0 ? stats : undefined),
       };
     }
     const replay = this.replayInEpisode(view, now, history, action, stats);
@@ -141,6 +150,7 @@ export class GenericExperienceModel implements ExperienceModel {
         reward: unvouched.length > 0 ? (stats as TemplateStats).failureReward : real.reward,
         terminated: real.terminated,
         ...(unvouched.length > 0 && { judged: false }),
+        uncertainty: unvouched.length > 0 ? 1 : 0,
       };
     }
     return this.compose(task, view, now, action, candidates, stats as TemplateStats);
@@ -188,6 +198,10 @@ export class GenericExperienceModel implements ExperienceModel {
         nextState: observation,
         reward: stats?.stepReward ?? 0,
         terminated: false,
+        // A lookup repeated from elsewhere: as unsure as real repeats were to answer the same.
+        uncertainty: sameState
+          ? 0
+          : 1 - (stats as TemplateStats).sameAnswers / (stats as TemplateStats).repeats,
       };
     }
     return undefined;
@@ -459,6 +473,17 @@ export class GenericExperienceModel implements ExperienceModel {
       if (next.flows) made = next;
     }
     const { best, real, text, mapping, back, source } = made;
+    const distance = sourceDistance(
+      view.texts[now] as string,
+      action,
+      {
+        state: source.view.texts[source.now] as string,
+        action: real.action,
+        sameTask: best.episode.trajectory.task.id === task.id,
+      },
+      stats,
+      grammar,
+    );
     const passedOver = ranked.indexOf(best);
     const nextView = extend(view, text, action);
     const nextState: Observation = { text, instruction: task.instruction };
@@ -490,7 +515,13 @@ export class GenericExperienceModel implements ExperienceModel {
         : ''
     }`;
     if (!real.terminated) {
-      return { reasoning: `${from}.`, nextState, reward: stats.stepReward, terminated: false };
+      return {
+        reasoning: `${from}.`,
+        nextState,
+        reward: stats.stepReward,
+        terminated: false,
+        uncertainty: distance,
+      };
     }
     const likeASuccess = knowledge.endsLikeASuccess(
       task.instruction,
@@ -526,8 +557,43 @@ export class GenericExperienceModel implements ExperienceModel {
       reward: success ? 1 : stats.failureReward,
       terminated: true,
       ...(unvouched.length > 0 && { judged: false }),
+      uncertainty:
+        unvouched.length > 0 ? 1 : likeASuccess ? anyWrong(distance, outcomeDoubt(p)) : distance,
     };
   }
+}
+
+/**
+ * How far a composed step is from the real step it was composed from: 1 − the Jaccard overlap of
+ * the two states' words, times the share of our action's values the real action had in the same
+ * places, times, for a real step of another task, how often the buffer's real steps of the
+ * template answered the same page and action alike in two tasks (Laplace-smoothed: even odds
+ * with no such pair; another task's world may answer the same page otherwise). 0 for this task's
+ * real transition replayed; 1 when the action's only value was swapped (an id the real step did
+ * not look up) or the states share no word.
+ */
+export function sourceDistance(
+  state: string,
+  action: string,
+  source: { state: string; action: string; sameTask: boolean },
+  stats: TemplateStats,
+  grammar: ActionGrammar,
+): number {
+  const ours = grammar.parse(action).values;
+  const theirs = grammar.parse(source.action).values;
+  const kept = ours.length === 0 ? 1 : ours.filter((v, i) => theirs[i] === v).length / ours.length;
+  const world = source.sameTask ? 1 : (stats.sameAcrossTasks + 1) / (stats.acrossTasks + 2);
+  return 1 - jaccard(new Set(wordsOf(state)), new Set(wordsOf(source.state))) * kept * world;
+}
+
+/**
+ * How unsure "nothing changes" is for an action the model does not carry out: the share of the
+ * template's unlisted real steps the env did not refuse; 1 for a template the buffer never
+ * carried out (what the real env does with it, nobody showed).
+ */
+function refusalDoubt(stats: TemplateStats | undefined): number {
+  if (!stats || stats.steps === 0 || stats.unlisted === 0) return 1;
+  return 1 - stats.unlistedRefused / stats.unlisted;
 }
 
 /**

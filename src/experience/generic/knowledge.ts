@@ -60,6 +60,13 @@ export interface TemplateStats {
   repeats: number;
   sameAnswers: number;
   /**
+   * The same action from the same state in real episodes of two tasks: how often, and how often
+   * it answered the same (whether another task's answer is this one's: a catalog all tasks
+   * share, or a world of each task's own).
+   */
+  acrossTasks: number;
+  sameAcrossTasks: number;
+  /**
    * Field → how often the steps' JSON answers showed it about the ids they acted on, and how
    * often with another value than the episode had shown before (the step set it).
    */
@@ -383,8 +390,9 @@ export class GenericKnowledge {
     const stats = new Map<string, TemplateStats>();
     const exact = new Map<string, RealStep>();
     const inWorld = new Map<string, RealStep[]>();
+    const answers = new Map<string, { task: string; answer: string }>();
     for (const episode of this.episodes)
-      indexEpisode(episode, grammar, all, stats, { exact, inWorld });
+      indexEpisode(episode, grammar, all, stats, { exact, inWorld, answers });
     const byTemplate = new Map(
       [...all].map(([template, steps]) => [template, sampleOf(steps)] as const),
     );
@@ -459,7 +467,16 @@ function indexEpisode(
   grammar: ActionGrammar,
   all: Map<string, RealStep[]>,
   stats: Map<string, TemplateStats>,
-  { exact, inWorld }: { exact: Map<string, RealStep>; inWorld: Map<string, RealStep[]> },
+  {
+    exact,
+    inWorld,
+    answers,
+  }: {
+    exact: Map<string, RealStep>;
+    inWorld: Map<string, RealStep[]>;
+    /** State and action → the first task that took it and its answer. */
+    answers: Map<string, { task: string; answer: string }>;
+  },
 ): void {
   const { trajectory, view } = episode;
   const answered = new Map<string, { state: string; answer: string }>();
@@ -510,6 +527,13 @@ function indexEpisode(
       if (before.answer === step.observation.text) s.sameAnswers++;
     }
     answered.set(step.action, { state: from, answer: step.observation.text });
+    const key = `${from}\u0000${step.action}`;
+    const first = answers.get(key);
+    if (!first) answers.set(key, { task: trajectory.task.id, answer: step.observation.text });
+    else if (first.task !== trajectory.task.id) {
+      s.acrossTasks++;
+      if (first.answer === step.observation.text) s.sameAcrossTasks++;
+    }
   });
 }
 
@@ -550,6 +574,8 @@ function emptyStats(): TemplateStats {
     failureReward: 0,
     repeats: 0,
     sameAnswers: 0,
+    acrossTasks: 0,
+    sameAcrossTasks: 0,
     unlisted: 0,
     unlistedRefused: 0,
     fields: new Map(),

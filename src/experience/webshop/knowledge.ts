@@ -233,6 +233,21 @@ export class WebShopKnowledge {
     return this.memo.listingPrecision[lengthClass(query)] as number[];
   }
 
+  /**
+   * The share of products whose page a real episode opened that offered options: how likely an
+   * item never opened has choices its composed page (which offers none) lacks. 1 with none opened.
+   */
+  optionShare(): number {
+    let opened = 0;
+    let withOptions = 0;
+    for (const facts of this.products.values()) {
+      if (!this.opened(facts.asin)) continue;
+      opened++;
+      if (facts.options.length > 0) withOptions++;
+    }
+    return opened === 0 ? 1 : withOptions / opened;
+  }
+
   /** The known product whose title is most like `title` (for texts of an unseen one). */
   mostSimilar(title: string, exclude?: string): ProductFacts | undefined {
     const key = `${exclude ?? ''}\u0000${title}`;

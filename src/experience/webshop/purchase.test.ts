@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RewardModel } from '../reward-model.ts';
+import { outcomeDoubt } from '../uncertainty.ts';
 import { judgePurchase, purchaseFeatures, readInstruction } from './purchase.ts';
 
 describe('purchaseFeatures', () => {
@@ -128,5 +129,19 @@ describe('judgePurchase', () => {
   it('pays what a real episode got for the very same purchase', () => {
     expect(judge({ seen: 0.6 }).reward).toBe(0.6);
     expect(judge({ seen: 1, typeShare: 0 }).reward).toBe(1);
+  });
+
+  it("doubts no real purchase and no rule, and the reward model's partial reward by its classifier", () => {
+    for (const ruled of [{ seen: 0.6 }, { typeShare: 0 }, { price: 141 }, {}])
+      expect(judge(ruled).doubt).toBe(0);
+    const unsure = [0.75, 0.75, 1, 0, 0, 1];
+    const p = model.successProbability(unsure) as number;
+    expect(p).toBeGreaterThan(0.05);
+    expect(p).toBeLessThan(0.95);
+    expect(judge({ features: unsure }).doubt).toBeCloseTo(outcomeDoubt(p), 10);
+    expect(judge({ features: unsure }).doubt).toBeGreaterThan(0.1);
+    // No real success to learn one from: the model cannot tell, fully unsure.
+    const failures = RewardModel.fit([[0.5, 0.5, 0, 0, 0, 1]], [0.4]);
+    expect(judge({ features: unsure, model: failures }).doubt).toBe(1);
   });
 });

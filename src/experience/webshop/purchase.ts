@@ -1,5 +1,6 @@
 import { budgetOf, contentWords, priceIn, words } from '../../core/text.ts';
 import type { RewardModel } from '../reward-model.ts';
+import { outcomeDoubt } from '../uncertainty.ts';
 import type { ItemView } from './grammar.ts';
 
 /** What the buffer has shown about one product. */
@@ -110,6 +111,12 @@ export function purchaseFeatures(
 export interface PurchaseVerdict {
   reward: number;
   why: string;
+  /**
+   * How unsure the reward is, in [0, 1]: 0 for a purchase a real episode made and for the rules;
+   * for the reward model's partial reward, the doubt of its classifier's success probability
+   * (`outcomeDoubt`), 1 where it has none (no real success to learn from).
+   */
+  doubt: number;
 }
 
 /**
@@ -154,22 +161,27 @@ export function judgePurchase({
   seen: number | undefined;
   model: RewardModel;
 }): PurchaseVerdict {
-  if (seen !== undefined) return { reward: seen, why: 'a real episode made this very purchase' };
+  if (seen !== undefined)
+    return { reward: seen, why: 'a real episode made this very purchase', doubt: 0 };
   if (typeShare !== undefined && typeShare < TYPE_SHARE)
     return {
       reward: 0,
       why: `the title has ${(100 * typeShare).toFixed(0)}% of the words naming the kind of product asked for: the wrong kind`,
+      doubt: 0,
     };
   if (price !== undefined && budget !== undefined && price > FAR_OVER_BUDGET * budget)
-    return { reward: 0, why: `$${price} is far over the budget of $${budget}` };
+    return { reward: 0, why: `$${price} is far over the budget of $${budget}`, doubt: 0 };
   const [known, , chosen, unoffered, , withinBudget] = features;
   if (known === 1 && chosen === 1 && unoffered === 0 && withinBudget === 1)
     return {
       reward: 1,
       why: 'the product shows every wanted word, every named option is chosen, within budget',
+      doubt: 0,
     };
+  const p = model.successProbability(features);
   return {
     reward: model.partial(features),
     why: `not every wanted word or option is known to be met; the reward model fit on ${model.samples} real purchases gives the partial reward`,
+    doubt: p === undefined ? 1 : outcomeDoubt(p),
   };
 }

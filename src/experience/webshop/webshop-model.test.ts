@@ -190,3 +190,57 @@ describe('WebShopExperienceModel: pages composed for an unseen query', () => {
     expect(bought?.reasoning).toMatch(/with chance 0\.80/);
   });
 });
+
+describe("WebShopExperienceModel's uncertainty", () => {
+  const model = new WebShopExperienceModel(WebShopKnowledge.fromTrajectories([realEpisode()]));
+  const dressTask = task(
+    'i want a summer dress in medium size, and price lower than 40.00 dollars',
+  );
+
+  it('is 0 at every step of a real episode replayed, and on the shop’s rules', async () => {
+    const real = realEpisode();
+    const replayed = await play(
+      model,
+      real.task,
+      real.steps.map((s) => s.action),
+    );
+    expect(replayed.map((p) => p.uncertainty)).toEqual([0, 0, 0, 0]);
+    expect(replayed.at(-1)?.reward).toBe(1);
+    const [, , back] = await play(model, dressTask, [
+      'search[summer dress]',
+      `click[${dress.asin}]`,
+      'click[Back to Search]',
+    ]);
+    expect(back?.uncertainty).toBe(0);
+  });
+
+  it('is high on what it composed: an unseen query’s page, an item never opened, a borrowed text', async () => {
+    const knowledge = WebShopKnowledge.fromTrajectories([realEpisode()]);
+    const [results, opened, description] = await play(model, dressTask, [
+      'search[dress medium]',
+      `click[${pricey.asin}]`,
+      'click[Description]',
+    ]);
+    // The share of its rows the real page would not list, by the chances measured for each
+    // place on the buffer's own queries ranked as if unsent: with one real query, little is sure.
+    const rows = results?.nextState.actions?.filter((a) => /click\[B0/.test(a)).length as number;
+    const listed = knowledge.listingPrecision('dress medium').slice(0, rows);
+    expect(results?.uncertainty).toBeCloseTo(1 - listed.reduce((a, b) => a + b, 0) / rows, 10);
+    expect(results?.uncertainty).toBeGreaterThan(0.3);
+    // The only opened item offered options: one never opened surely lacks some here.
+    expect(opened?.uncertainty).toBe(1);
+    expect(description?.reasoning).toMatch(/borrowed/);
+    expect(description?.uncertainty).toBe(1);
+  });
+
+  it('at a purchase, is the chance that the way to it is not there for real', async () => {
+    const [, , , bought] = await play(model, dressTask, [
+      'search[dress medium]',
+      `click[${dress.asin}]`,
+      'click[medium]',
+      'click[Buy Now]',
+    ]);
+    const chance = Number(/with chance ([\d.]+)/.exec(bought?.reasoning ?? '')?.[1]);
+    expect(bought?.uncertainty).toBeCloseTo(1 - chance, 2);
+  });
+});

@@ -5,6 +5,7 @@ import type {
   ExperiencePrediction,
   ExperienceRequest,
 } from '../experience-model.ts';
+import { anyWrong } from '../uncertainty.ts';
 import {
   clickLabel,
   type ItemView,
@@ -42,6 +43,13 @@ const SURE_LISTING = 0.75;
  * for what the buffer shows to be one, and a reward model fit on the buffer's real purchases
  * otherwise (see `judgePurchase`), discounted where the way to the product may not exist in the
  * real env. Deterministic; explains each prediction in `reasoning`.
+ *
+ * Its uncertainty follows the evidence the reasoning names: 0 for what real episodes showed (a
+ * query's page, an item, a text) and for the shop's rules (Back to Search, an option, < Prev);
+ * for a results page composed of known products, the share of them the real page would not
+ * list (`listingPrecision`); for an item never opened, the share of opened items that offered
+ * options; 1 for a text borrowed from another product and for an action no rule covers; for a
+ * purchase, the chance that its reward or the way to it is wrong (see `purchase`).
  */
 export class WebShopExperienceModel implements ExperienceModel {
   readonly id = 'llm-free/webshop';
@@ -74,18 +82,24 @@ export class WebShopExperienceModel implements ExperienceModel {
     nextState: Omit<Observation, 'instruction'>;
     reward: number;
     terminated: boolean;
+    uncertainty: number;
   } {
     const page = parsePage(state.text);
-    const step = (reasoning: string, nextState: Omit<Observation, 'instruction'>) => ({
+    const step = (
+      reasoning: string,
+      nextState: Omit<Observation, 'instruction'>,
+      uncertainty = 0,
+    ) => ({
       reasoning,
       nextState,
       reward: 0,
       terminated: false,
+      uncertainty,
     });
     const query = searchQuery(action);
     if (query !== undefined) {
-      const { rows, total, why } = this.resultsFor(query, 1);
-      return step(`search "${query}": ${why}`, renderResults(1, total, rows));
+      const { rows, total, why, unlisted } = this.resultsFor(query, 1);
+      return step(`search "${query}": ${why}`, renderResults(1, total, rows), unlisted);
     }
     const label = clickLabel(action) ?? '';
     if (label === 'Back to Search')
@@ -97,10 +111,11 @@ export class WebShopExperienceModel implements ExperienceModel {
       const current = lastQuery(history);
       if (label === 'Next >' || label === '< Prev') {
         const target = page.page + (label === 'Next >' ? 1 : -1);
-        const { rows, total, why } = this.resultsFor(current ?? '', target);
+        const { rows, total, why, unlisted } = this.resultsFor(current ?? '', target);
         return step(
           `${label} turns to page ${target} of "${current}": ${why}`,
           renderResults(target, total, rows),
+          unlisted,
         );
       }
       const row = page.rows.find((r) => r.asin.toLowerCase() === label.toLowerCase());
@@ -132,6 +147,7 @@ export class WebShopExperienceModel implements ExperienceModel {
         return step(
           `${label} of ${asin} was never seen; borrowed from the most similar known product ${similar?.asin ?? '(none)'}.`,
           renderDetail(borrowed),
+          1,
         );
       }
       if (label === 'Buy Now') return this.purchase(task, history, asin, item);
@@ -153,17 +169,23 @@ export class WebShopExperienceModel implements ExperienceModel {
       if (itemPage?.kind === 'item')
         return step('< Prev returns to the item page.', renderItem(itemPage.item));
     }
-    return step(`no rule covers "${action}" here; the page stays as it is.`, {
-      text: state.text,
-      actions: state.actions ?? [],
-    });
+    return step(
+      `no rule covers "${action}" here; the page stays as it is.`,
+      { text: state.text, actions: state.actions ?? [] },
+      1,
+    );
   }
 
-  /** Rows of results page `page` for a query: as the buffer saw them, else ranked known products. */
+  /**
+   * Rows of results page `page` for a query: as the buffer saw them, else ranked known products,
+   * with the share of rows the real page would likely not list (`unlisted`): 0 for a page seen;
+   * on a first page composed for an unseen query, 1 − the mean of its places' measured chances
+   * of being listed; on other composed pages, 1 − the least of them; 1 for an empty composition.
+   */
   private resultsFor(
     query: string,
     page: number,
-  ): { rows: ResultRow[]; total: number; why: string } {
+  ): { rows: ResultRow[]; total: number; why: string; unlisted: number } {
     const seen = this.knowledge.results(query);
     const ranked = this.knowledge.rank(query);
     const total = seen?.total ?? ranked.length;
@@ -173,6 +195,7 @@ export class WebShopExperienceModel implements ExperienceModel {
         rows: known,
         total,
         why: `page ${page} as real episodes showed it for this exact query.`,
+        unlisted: 0,
       };
     const shownElsewhere = new Set([...(seen?.pages.values() ?? [])].flat().map((r) => r.asin));
     const pool = seen ? ranked.filter((p) => !shownElsewhere.has(p.asin)) : ranked;
@@ -180,7 +203,15 @@ export class WebShopExperienceModel implements ExperienceModel {
     const rows = pool
       .slice(offset, offset + RESULTS_PER_PAGE)
       .map(({ asin, title, price }) => ({ asin, title, price }));
+    const precision = this.knowledge.listingPrecision(query);
+    const listed =
+      rows.length === 0
+        ? 0
+        : !seen && page === 1
+          ? rows.reduce((sum, _, place) => sum + (precision[place] as number), 0) / rows.length
+          : Math.min(...precision);
     return {
+      unlisted: 1 - listed,
       rows,
       total: Math.min(50, Math.max(total, rows.length)),
       why: seen
@@ -197,10 +228,10 @@ export class WebShopExperienceModel implements ExperienceModel {
   private itemFor(
     row: ResultRow,
     history: readonly Step[],
-  ): [string, Omit<Observation, 'instruction'>] {
+  ): [string, Omit<Observation, 'instruction'>, number] {
     const facts = this.knowledge.products.get(row.asin);
     if (facts && this.knowledge.opened(row.asin)) {
-      return [`item ${row.asin} as real episodes showed it.`, renderItem(facts)];
+      return [`item ${row.asin} as real episodes showed it.`, renderItem(facts), 0];
     }
     const earlier = history
       .map((s) => parsePage(s.observation.text))
@@ -209,10 +240,13 @@ export class WebShopExperienceModel implements ExperienceModel {
       return [
         `item ${row.asin} as shown earlier in this episode.`,
         renderItem({ ...earlier.item }),
+        0,
       ];
+    // The real page may offer options this one lacks: as often as opened items did.
     return [
       `item ${row.asin} was never opened in the buffer; its options are unknown, so none are offered.`,
       renderItem({ title: row.title, price: row.price, options: [] }),
+      this.knowledge.optionShare(),
     ];
   }
 
@@ -221,7 +255,7 @@ export class WebShopExperienceModel implements ExperienceModel {
     history: readonly Step[],
     asin: string,
     item: Omit<ItemView, 'asin'>,
-  ): ExperiencePrediction {
+  ): ExperiencePrediction & { uncertainty: number } {
     const facts: ProductFacts = {
       ...this.knowledge.products.get(asin),
       asin,
@@ -248,6 +282,8 @@ export class WebShopExperienceModel implements ExperienceModel {
       nextState: { ...renderDone(reward), instruction: task.instruction },
       reward,
       terminated: true,
+      // Wrong if the reward is, or if a product clicked on the way is not listed for real.
+      uncertainty: anyWrong(verdict.doubt, 1 - listing.chance),
     };
   }
 
