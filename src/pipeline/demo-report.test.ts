@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Estimate } from '../report/stats.ts';
+import { type Estimate, wilson } from '../report/stats.ts';
 import type { DemoResult, SeedRow } from './demo.ts';
-import { costTable, paperReferenceNote } from './demo-report.ts';
+import { costTable, paperReferenceNote, rankTable } from './demo-report.ts';
 
 const estimate: Estimate = { mean: 0.5, low: 0.4, high: 0.6, n: 100 };
 
@@ -37,6 +37,9 @@ function result(options: Partial<DemoResult['options']>, llmCalls = 0): DemoResu
       row('untrained policy', 0, 0, [1, 1]),
       row('GRPO (real, B = 20000)', 20_000, 0, [40, 60]),
       row('DreamGym GRPO (synthetic only)', 0, 25_000, [100, 100]),
+    ],
+    rankAgreement: [
+      { seed: 0, tau: 0.8, low: 0.6, high: 1, policies: 3, resamples: 2000, defined: 2000 },
     ],
     llm: { calls: llmCalls, promptTokens: 3 * llmCalls, completionTokens: llmCalls, costUsd: 0.5 },
     options: {
@@ -92,5 +95,19 @@ describe("the demo report's paper reference", () => {
     expect(paperReferenceNote(web)).toContain(
       'DreamGym GRPO (synthetic only): ours 50.0% [40.0, 60.0], paper 13.3% (Llama-3.2-3B-Instruct, WebArena-Lite)',
     );
+  });
+});
+
+describe('rankTable', () => {
+  it("sets each row's synthetic success beside its real one and gives each seed's τ", () => {
+    const base = result({});
+    const rows = base.rows.map((r, i) => ({
+      ...r,
+      seeds: r.seeds.map((s) => ({ ...s, synthetic: wilson(10 * (i + 1), 100) })),
+    }));
+    const text = rankTable({ ...base, rows });
+    expect(text).toContain('| GRPO (real, B = 20000) | 50.0% | 20.0% |');
+    expect(text).toContain('seed 0: τ 0.80 [0.60, 1.00]');
+    expect(text).toContain('over 3 rows');
   });
 });

@@ -101,6 +101,26 @@ function hours(seconds: number): string {
   return seconds >= 3600 ? `${(seconds / 3600).toFixed(1)} h` : `${(seconds / 60).toFixed(1)} min`;
 }
 
+/**
+ * Each row's held-out success in the synthetic env beside the real one (the first seed's), and
+ * Kendall's τ between the two orderings per seed, with its bootstrap interval.
+ */
+export function rankTable(result: Pick<DemoResult, 'rows' | 'rankAgreement'>): string {
+  const first = (r: DemoResult['rows'][number]) => r.seeds[0];
+  const pct = (x: number | undefined) => (x === undefined ? '–' : `${(100 * x).toFixed(1)}%`);
+  const table = [
+    '| method | real env | synthetic env |',
+    '|---|---|---|',
+    ...result.rows.map(
+      (r) => `| ${r.method} | ${pct(first(r)?.success.mean)} | ${pct(first(r)?.synthetic?.mean)} |`,
+    ),
+  ];
+  const taus = result.rankAgreement.map(
+    (a) => `seed ${a.seed}: τ ${a.tau.toFixed(2)} [${a.low.toFixed(2)}, ${a.high.toFixed(2)}]`,
+  );
+  return `${table.join('\n')}\n\nHeld-out success of each row's policy on the same test tasks (the first seed's), in the real env and in the synthetic env learnt from the offline data (frozen, nothing written back). Kendall's τ-b of the two orderings over ${result.rows.length} rows, with a 95% bootstrap interval over the test episodes: ${taus.join('; ')}.`;
+}
+
 /** Writes report.md and the plots (SVG and PNG) into `dir`; returns the report's path. */
 export async function writeDemoReport(result: DemoResult, dir: string): Promise<string> {
   const points = result.rows.map((r) => ({
@@ -144,6 +164,10 @@ ${demoTable(result)}
 ## Cost
 
 ${costTable(result)}
+
+## Does the synthetic env rank the rows as the real one does?
+
+${rankTable(result)}
 
 ## Notes
 

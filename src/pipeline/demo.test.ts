@@ -64,12 +64,19 @@ describe('DreamGym demo (tiny end to end)', () => {
         10,
       );
       expect(r.success.low).toBeLessThanOrEqual(r.success.mean);
+      // Every row's policy is also played in the synthetic env, on the same 20 test tasks.
+      for (const s of r.seeds) expect(s.synthetic?.n).toBe(20);
     }
+    expect(result.rankAgreement.map((a) => [a.seed, a.policies])).toEqual([
+      [1, 9],
+      [2, 9],
+    ]);
 
     const report = await writeDemoReport(result, outDir);
     const text = readFileSync(report, 'utf8');
     for (const r of result.rows) expect(text).toContain(`| ${r.method} |`);
     expect(text).toContain('mean of 2 seeds');
+    expect(text).toMatch(/Kendall's τ-b of the two orderings over 9 rows.*seed 1: τ/);
     for (const file of [
       'results.json',
       'success-vs-real.svg',

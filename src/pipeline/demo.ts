@@ -13,6 +13,7 @@ import { ChoicePolicy } from '../policy/choice/choice-policy.ts';
 import { ReplayBuffer } from '../replay/open-buffer.ts';
 import { TransitionEncoder } from '../replay/transition-encoder.ts';
 import type { CurvePoint } from '../report/plots.ts';
+import { type RankAgreement, rankAgreement } from '../report/rank-agreement.ts';
 import { acrossSeeds, type Estimate } from '../report/stats.ts';
 import { behaviourCloning } from '../rl/bc.ts';
 import {
@@ -28,6 +29,7 @@ import {
   type EnvSetup,
   type Evaluation,
   envSetup,
+  evaluateIn,
   evaluateReal,
   offlineData,
   type SyntheticOptions,
@@ -133,6 +135,11 @@ export interface SeedRow {
   curve: CurvePoint[];
   /** What the row's tasks were and how true its synthetic successes were (DreamGym GRPO rows). */
   curriculum?: CurriculumStats;
+  /**
+   * The row's policy on the same held-out tasks in the synthetic env (the seed's offline buffer,
+   * nothing written back): does the synthetic env rank the rows as the real one does?
+   */
+  synthetic?: Estimate;
 }
 
 /** Synthetic successes replayed per task origin by {@link CurriculumStats}. */
@@ -173,6 +180,11 @@ export interface DemoResult {
   /** The id of the experience model the DreamGym rows trained in (`llm-free/generic`, …). */
   experienceModel: string;
   rows: DemoRow[];
+  /**
+   * Per seed, Kendall's τ between the rows' held-out success in the synthetic env and in the
+   * real one, with its bootstrap interval (see `rankAgreement`).
+   */
+  rankAgreement: Array<RankAgreement & { seed: number }>;
   /** LLM calls the demo made (the experience model's, a judge's), tokens and money (0 LLM-free). */
   llm: Pick<LlmStatsSnapshot, 'calls' | 'promptTokens' | 'completionTokens' | 'costUsd'>;
   options: Omit<
@@ -199,6 +211,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     rows: Array<SeedRow & { method: string }>;
     offline: Trajectory[];
     experienceModel: string;
+    rankAgreement: RankAgreement & { seed: number };
   }> = [];
   for (const seed of seeds) {
     if (seeds.length > 1) options.onProgress?.(`seed ${seed}`);
@@ -239,6 +252,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     offlineSuccessRate: offline.filter((t) => t.steps.at(-1)?.reward === 1).length / offline.length,
     experienceModel: perSeed[0]?.experienceModel ?? '',
     rows,
+    rankAgreement: perSeed.map((p) => p.rankAgreement),
     llm: llmSince(llmBefore),
     options: recorded,
   };
@@ -254,6 +268,7 @@ async function runSeed(
   rows: Array<SeedRow & { method: string }>;
   offline: Trajectory[];
   experienceModel: string;
+  rankAgreement: RankAgreement & { seed: number };
 }> {
   const log = options.onProgress ?? (() => {});
   const setup = envSetup(options.env, { testTasks: options.evalEpisodes });
@@ -275,12 +290,14 @@ async function runSeed(
     ((s, b) => llmFreeModel(s.name, b, { experience: options.experience ?? 'auto' }));
   const model = await makeModel(setup, buffer);
   log(`experience model ${model.id}`);
-  const evaluate = (policy: ChoicePolicy) =>
-    evaluateReal(policy, setup, {
-      episodes: options.evalEpisodes,
-      seed: seed + 1,
-      temperature: options.evalTemperature ?? 0,
-    });
+  const held = {
+    episodes: options.evalEpisodes,
+    seed: seed + 1,
+    temperature: options.evalTemperature ?? 0,
+  };
+  const evaluate = (policy: ChoicePolicy) => evaluateReal(policy, setup, held);
+  // The synthetic env as the offline data made it (frozen), for the rows' rank agreement.
+  const frozenSynthetic = syntheticFactory(setup, buffer, model, { writeBack: false });
   const trainer = (overrides: Partial<TrainerConfig> = {}): Partial<TrainerConfig> => ({
     evalEpisodes: options.evalEpisodes,
     evalTemperature: options.evalTemperature ?? 0,
@@ -318,13 +335,16 @@ async function runSeed(
     const started = performance.now();
     const { policy, ...rest } = await body();
     const result: Evaluation = await evaluate(policy);
+    const seconds = (performance.now() - started) / 1000;
+    const synthetic = await evaluateIn(frozenSynthetic, policy, setup, held);
     const done = {
       method,
       seed,
       success: result.success,
       reward: result.reward,
+      synthetic: synthetic.success,
       ...rest,
-      seconds: (performance.now() - started) / 1000,
+      seconds,
     };
     rows.push(done);
     log(
@@ -545,7 +565,18 @@ async function runSeed(
     });
   }
   await buffer.close();
-  return { rows, offline, experienceModel: model.id };
+  const agreement = rankAgreement(
+    rows.map((r) => ({
+      policy: r.method,
+      synthetic: outcomes(r.synthetic as Estimate),
+      real: outcomes(r.success),
+    })),
+    { seed },
+  );
+  log(
+    `sim/real rank agreement of ${rows.length} rows: Kendall τ ${agreement.tau.toFixed(2)} [${agreement.low.toFixed(2)}, ${agreement.high.toFixed(2)}]`,
+  );
+  return { rows, offline, experienceModel: model.id, rankAgreement: { ...agreement, seed } };
 }
 
 /**
@@ -581,6 +612,12 @@ async function explainCurriculum(
     ...(schedule instanceof Curriculum && { selection: await schedule.report() }),
     replay: { seed: await replay('seed'), generated: await replay('generated') },
   };
+}
+
+/** A success rate's episodes as 0/1 outcomes (their order does not matter to a bootstrap). */
+function outcomes(success: Estimate): number[] {
+  const successes = Math.round(success.mean * success.n);
+  return Array.from({ length: success.n }, (_, i) => (i < successes ? 1 : 0));
 }
 
 /** One line of {@link CurriculumStats} for the progress log. */

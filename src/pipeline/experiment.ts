@@ -136,17 +136,30 @@ export interface Evaluation {
 export async function evaluateReal(
   policy: TrainerPolicy,
   setup: EnvSetup,
+  options: { episodes: number; seed: number; temperature?: number },
+): Promise<Evaluation> {
+  return evaluateIn(setup.makeReal, policy, setup, options);
+}
+
+/**
+ * {@link evaluateReal} in another env on the same held-out tasks: a synthetic one, to see whether
+ * it ranks policies as the real env does (`rankAgreement`).
+ */
+export async function evaluateIn(
+  makeEnv: () => Env,
+  policy: TrainerPolicy,
+  setup: EnvSetup,
   { episodes, seed, temperature = 0 }: { episodes: number; seed: number; temperature?: number },
 ): Promise<Evaluation> {
   const previous = policy.temperature;
   policy.temperature = temperature;
   try {
     const results = await rollout({
-      makeEnv: setup.makeReal,
+      makeEnv,
       policy,
       tasks: setup.testTasks.slice(0, episodes),
       seed,
-      provenance: 'real-online',
+      provenance: makeEnv === setup.makeReal ? 'real-online' : 'synthetic',
     });
     const trajectories = results.map((r) => r.trajectory);
     return {

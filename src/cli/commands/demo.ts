@@ -7,7 +7,7 @@ import { checkMode } from '../../curriculum/selection.ts';
 import { SqliteTaskPool } from '../../curriculum/sqlite-task-pool.ts';
 import { BRANCH_PICKS } from '../../experience/branch-points.ts';
 import { runDemo } from '../../pipeline/demo.ts';
-import { costTable, demoTable, writeDemoReport } from '../../pipeline/demo-report.ts';
+import { costTable, demoTable, rankTable, writeDemoReport } from '../../pipeline/demo-report.ts';
 import { runWebDemo, type WebDemoOptions } from '../../pipeline/web-demo.ts';
 import { webDemoReport, writeWebDemoReport } from '../../pipeline/web-demo-report.ts';
 import { runWebDemoSeeds } from '../../pipeline/web-demo-seeds.ts';
@@ -281,7 +281,9 @@ export function demoCommand(program: Command): void {
             ),
         });
         const report = await writeDemoReport(result, outDir);
-        console.log(`\n${env}\n${demoTable(result)}\n\n${costTable(result)}\n`);
+        console.log(
+          `\n${env}\n${demoTable(result)}\n\n${costTable(result)}\n\n${rankTable(result)}\n`,
+        );
         console.log(`report: ${report}\nresults: ${join(outDir, 'results.json')}`);
       }
       console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
