@@ -10,7 +10,8 @@
  * greedy; it also plays 100 train tasks in the synthetic env, whose successes are replayed in the
  * real env (the share false there). A row of the same algorithm in the real env with
  * BENCH_BRANCHING_REAL (20,000, the demo's B; 0 leaves it out) real steps gives the reference.
- * BENCH_BRANCHING_ENVS (webshop), BENCH_BRANCHING_SEEDS (3), BENCH_BRANCHING_ALGO (grpo or ppo).
+ * BENCH_BRANCHING_ENVS (webshop), BENCH_BRANCHING_SEEDS (3), BENCH_BRANCHING_ALGO (grpo or ppo),
+ * BENCH_BRANCHING_TASKS and BENCH_BRANCHING_GROUP (16 × 8), BENCH_BRANCHING_EVAL_TEMPERATURE (0).
  */
 import { initTf } from '../src/core/tf.ts';
 import { isSuccess } from '../src/core/types.ts';
@@ -49,6 +50,11 @@ const CONFIGS = (process.env.BENCH_BRANCHING_CONFIGS ?? '0:5:uniform,0.5:5:unifo
     };
   });
 const REPLAY = 100;
+/** The trainer's groups per iteration and group size (the demo's webshop shape by default). */
+const TASKS = Number(process.env.BENCH_BRANCHING_TASKS ?? 16);
+const GROUP = Number(process.env.BENCH_BRANCHING_GROUP ?? 8);
+/** Evaluation temperature (the household demo samples at 1: greedy, its policy loops). */
+const EVAL_TEMPERATURE = Number(process.env.BENCH_BRANCHING_EVAL_TEMPERATURE ?? 0);
 /** Real steps of the real-env row of the same algorithm (0: no such row). Default 20,000, the demo's B. */
 const REAL_BUDGET = Number(process.env.BENCH_BRANCHING_REAL ?? 20_000);
 
@@ -102,8 +108,8 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
       {
         algo: ALGO,
         iterations: 10_000,
-        tasksPerIteration: 16,
-        groupSize: 8,
+        tasksPerIteration: TASKS,
+        groupSize: GROUP,
         evalEvery: 0,
         seed,
         maxEpisodeSteps: setup.maxEpisodeSteps,
@@ -111,8 +117,13 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
       },
     );
     const seconds = (performance.now() - started) / 1000;
-    const success = (await evaluateReal(policy, setup, { episodes: EVAL, seed: 100 + seed }))
-      .success.mean;
+    const success = (
+      await evaluateReal(policy, setup, {
+        episodes: EVAL,
+        seed: 100 + seed,
+        temperature: EVAL_TEMPERATURE,
+      })
+    ).success.mean;
     rows[name] = { success, seconds, falsePositive: 0, syntheticSuccesses: 0 };
     console.log(`${env} seed ${seed} ${name}: held-out ${pct(success)}, ${seconds.toFixed(0)} s`);
     policy.dispose();
@@ -134,8 +145,8 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
       {
         algo: ALGO,
         iterations: ITERATIONS,
-        tasksPerIteration: 16,
-        groupSize: 8,
+        tasksPerIteration: TASKS,
+        groupSize: GROUP,
         evalEvery: 0,
         seed,
         maxEpisodeSteps: setup.maxEpisodeSteps,
@@ -143,8 +154,13 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
       },
     );
     const seconds = (performance.now() - started) / 1000;
-    const success = (await evaluateReal(policy, setup, { episodes: EVAL, seed: 100 + seed }))
-      .success.mean;
+    const success = (
+      await evaluateReal(policy, setup, {
+        episodes: EVAL,
+        seed: 100 + seed,
+        temperature: EVAL_TEMPERATURE,
+      })
+    ).success.mean;
     rows[name] = { success, seconds, ...(await falsePositives(setup, synthetic, policy, seed)) };
     console.log(
       `${env} seed ${seed} ${name}: held-out ${pct(success)}, ${pct(rows[name].falsePositive)} of ${rows[name].syntheticSuccesses} synthetic successes false on replay, ${seconds.toFixed(0)} s`,
