@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Task, Trajectory } from '../../core/types.ts';
+import type { Step, Task, Trajectory } from '../../core/types.ts';
 import {
   parseCommand,
   parseFeedback,
@@ -8,6 +8,7 @@ import {
   render,
   renderList,
   renderStart,
+  typeOf,
 } from '../../envs/formats/alfworld-grammar.ts';
 import { makeHousehold } from '../../envs/household/household-env.ts';
 import { householdTasks } from '../../envs/household/tasks.ts';
@@ -198,5 +199,64 @@ describe('LLM-free household experience model', () => {
     expect(ours.terminalAccuracy).toBeGreaterThan(0.98);
     for (const kind of ['take', 'move', 'heat', 'cool', 'clean', 'use', 'inventory'])
       if (ours.byAction[kind]) expect(ours.byAction[kind]?.exactMatch).toBe(1);
+  });
+});
+
+describe("the household model's uncertainty", () => {
+  /** The model's answer to step `t` of a real episode, given the real history before it. */
+  const predictReal = (trajectory: Trajectory, t: number, action?: string) => {
+    const state = t === 0 ? trajectory.initial : (trajectory.steps[t - 1] as Step).observation;
+    return model.predict({
+      task: trajectory.task,
+      history: trajectory.steps.slice(0, t),
+      state: action ? { ...state, actions: [...(state.actions ?? []), action] } : state,
+      action: action ?? (trajectory.steps[t] as Step).action,
+      demonstrations: [],
+    });
+  };
+  const types = (text: string) => {
+    const f = parseFeedback(text);
+    return new Set(
+      (f.kind === 'arrive' || f.kind === 'open' ? (f.contents ?? []) : []).map(typeOf),
+    );
+  };
+
+  it('is 0 for what the grammar and the episode decide: takes, moves, revisits, endings', async () => {
+    let revisits = 0;
+    for (const trajectory of offline.slice(0, 30)) {
+      const visited = new Set<string>();
+      for (const [t, step] of trajectory.steps.entries()) {
+        const command = parseCommand(step.action);
+        const { uncertainty } = await predictReal(trajectory, t);
+        if (command?.verb === 'go' && visited.has(command.target)) revisits++;
+        if (command?.verb === 'go' && !visited.has(command.target)) visited.add(command.target);
+        else if (command?.verb !== 'open') expect(uncertainty, step.action).toBe(0);
+      }
+    }
+    expect(revisits).toBeGreaterThan(5);
+  });
+
+  it("is 1 − the overlap with what this task's real episode saw there, on a receptacle's first sight", async () => {
+    const trajectory = offline[0] as Trajectory;
+    const t = trajectory.steps.findIndex((s) => types(s.observation.text).size > 0);
+    const real = types((trajectory.steps[t] as Step).observation.text);
+    const predicted = await predictReal(trajectory, t);
+    const shown = types(predicted.nextState.text);
+    const both = [...shown].filter((x) => real.has(x)).length;
+    expect(predicted.uncertainty).toBeCloseTo(1 - both / (shown.size + real.size - both), 10);
+    expect(predicted.uncertainty).toBeGreaterThan(0.5);
+  });
+
+  it('is 1 where nothing vouches for the guess: made-up contents, a receptacle the room lacks', async () => {
+    // A held-out task: no real episode saw its room; what a receptacle holds is made up.
+    const trajectory = heldOut[0] as Trajectory;
+    const t = trajectory.steps.findIndex((s) => types(s.observation.text).size > 0);
+    const made = await predictReal(trajectory, t);
+    expect(types(made.nextState.text).size).toBeGreaterThan(0);
+    expect(made.uncertainty).toBe(1);
+    const known = offline[0] as Trajectory;
+    const absent = await predictReal(known, 0, 'go to fridge 9');
+    expect(absent.nextState.text).toMatch(/fridge 9/);
+    expect(absent.uncertainty).toBe(1);
   });
 });

@@ -16,6 +16,7 @@ import type {
   ExperiencePrediction,
   ExperienceRequest,
 } from '../experience-model.ts';
+import { anyWrong } from '../uncertainty.ts';
 import {
   freshName,
   lampsAt,
@@ -37,6 +38,12 @@ import { roomLike } from './room.ts';
  * contents from the knowledge, seeded by task and receptacle (deterministic); the task's object
  * (and lamp) is placed in a plausible unseen receptacle so the task stays solvable. Reward 1 and
  * termination when the instruction's goal (public ALFWorld task semantics) holds.
+ *
+ * Its uncertainty is that of what a step makes up (see `guessed`): where the episode goes
+ * (whether the task's room has that receptacle), what a receptacle shows on first sight, where
+ * a lamp stands. What the grammar and the episode memory decide (take, move, heat, an ending by
+ * the goal's rules, a command the env refuses) adds none: its doubt lies in the guesses it
+ * rests on, counted where they were made.
  */
 export class HouseholdExperienceModel implements ExperienceModel {
   readonly id = 'llm-free/household';
@@ -91,9 +98,11 @@ export class HouseholdExperienceModel implements ExperienceModel {
         nextState: { ...state, instruction: task.instruction },
         reward: 0,
         terminated: false,
+        uncertainty: 0,
       };
     }
     const notes: string[] = [];
+    const before = { revealed: new Set(memory.contents.keys()), lamps: memory.lamps.size };
     const text = this.apply(task, goal, memory, command, notes);
     const success = goal !== undefined && goalHolds(memory, goal);
     if (goal === undefined) notes.push('the instruction matches no known task template: no reward');
@@ -114,7 +123,54 @@ export class HouseholdExperienceModel implements ExperienceModel {
       nextState: { text, instruction: task.instruction, actions },
       reward: success ? 1 : 0,
       terminated: success,
+      uncertainty: this.guessed(task, command, memory, before),
     };
+  }
+
+  /**
+   * How unsure what the step made up is, each guess taken as its chance of being wrong:
+   * - a `go` to a receptacle: 0 or 1 where real episodes of this task showed its room (the room
+   *   has it or not), else 1 − the share of real rooms with one of that name;
+   * - contents on first sight: 1 − the Jaccard overlap of the object types shown and those real
+   *   episodes of this task saw there; where none saw it, 1 for any object shown (made up), and
+   *   for an empty one the share of the buffer's receptacles of the type that held something;
+   * - a lamp placed: 0 where a real episode of this task used one of its type there, else 1.
+   */
+  private guessed(
+    task: Task,
+    command: Command,
+    memory: Memory,
+    before: { revealed: ReadonlySet<string>; lamps: number },
+  ): number {
+    if (command.verb !== 'go' && command.verb !== 'open' && command.verb !== 'examine') return 0;
+    const at = command.target;
+    const world = this.knowledge.worlds.get(task.id);
+    const known = world !== undefined && world.receptacles.size > 0;
+    const room =
+      command.verb !== 'go'
+        ? 0
+        : known
+          ? Number(!world.receptacles.has(at))
+          : 1 - this.knowledge.roomShare(at);
+    const shown = memory.contents.get(at);
+    let contents = 0;
+    if (shown && !before.revealed.has(at)) {
+      const types = new Set(shown.map(typeOf));
+      const real = world?.contents.get(at);
+      const stats = this.knowledge.contents.get(typeOf(at));
+      contents = real
+        ? 1 - jaccard(types, real)
+        : types.size > 0
+          ? 1
+          : stats && stats.seen > 0
+            ? 1 - stats.empty / stats.seen
+            : 1;
+    }
+    let lamp = 0;
+    if (memory.lamps.size > before.lamps)
+      for (const [name, stands] of memory.lamps)
+        if (stands === at) lamp = Number(!world?.lamps.get(typeOf(name))?.has(at));
+    return anyWrong(room, contents, lamp);
   }
 
   /** Receptacle types the room must have for the goal (alternatives per requirement). */
@@ -337,4 +393,12 @@ export class HouseholdExperienceModel implements ExperienceModel {
       ...(transform && { transform }),
     });
   }
+}
+
+/** Jaccard overlap of two sets (1 for two empty ones). */
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let both = 0;
+  for (const x of a) if (b.has(x)) both++;
+  return both / (a.size + b.size - both);
 }

@@ -17,6 +17,18 @@ export interface ContentStats {
   types: Map<string, number>;
 }
 
+/**
+ * What real episodes of one task showed of its world (a task is played in the same room every
+ * time): the room's receptacles, what each held when first revealed (by object type), and where
+ * its lamps stood.
+ */
+export interface TaskWorld {
+  receptacles: Set<string>;
+  contents: Map<string, Set<string>>;
+  /** Lamp type → the receptacles it stood at. */
+  lamps: Map<string, Set<string>>;
+}
+
 /** A real episode start: the opening observation with its receptacles. */
 export interface Start {
   receptacles: string[];
@@ -47,6 +59,10 @@ export class HouseholdKnowledge {
   /** Receptacle types that were offered a `move` at least once. */
   readonly accepting = new Set<string>();
   readonly starts: Start[] = [];
+  /** Task id → what its real episodes showed of its world. */
+  readonly worlds = new Map<string, TaskWorld>();
+  /** Receptacle name → how many real episode starts listed it. */
+  private readonly inRooms = new Map<string, number>();
   /** Success events: `verb` of the rewarded command → count (e.g. `move` 40, `use` 12). */
   readonly successVerbs = new Map<string, number>();
 
@@ -61,6 +77,12 @@ export class HouseholdKnowledge {
     const first = parseFeedback(trajectory.initial.text);
     if (first.kind === 'start')
       this.starts.push({ receptacles: first.receptacles, observation: trajectory.initial });
+    const world = this.worldOf(trajectory.task.id);
+    if (first.kind === 'start')
+      for (const r of first.receptacles) {
+        world.receptacles.add(r);
+        this.inRooms.set(r, (this.inRooms.get(r) ?? 0) + 1);
+      }
     const revealed = new Set<string>();
     let previous = trajectory.initial;
     let holding: string | undefined;
@@ -111,6 +133,8 @@ export class HouseholdKnowledge {
         const places = this.lampPlaces.get(typeOf(c.target)) ?? new Map<string, number>();
         places.set(typeOf(at), (places.get(typeOf(at)) ?? 0) + 1);
         this.lampPlaces.set(typeOf(c.target), places);
+        const stood = world.lamps.get(typeOf(c.target)) ?? new Set<string>();
+        world.lamps.set(typeOf(c.target), stood.add(at));
       }
       if (f.kind === 'arrive' && f.closed) this.openable.add(typeOf(at));
       const list = f.kind === 'arrive' || f.kind === 'open' ? f.contents : undefined;
@@ -120,6 +144,7 @@ export class HouseholdKnowledge {
           if (!actions.includes(`take ${o} from ${at}`)) this.fixed.add(typeOf(o));
       if (revealed.has(at)) continue;
       revealed.add(at);
+      if (!world.contents.has(at)) world.contents.set(at, new Set(list.map(typeOf)));
       const stats = this.contents.get(typeOf(at)) ?? {
         seen: 0,
         empty: 0,
@@ -132,6 +157,20 @@ export class HouseholdKnowledge {
       for (const o of list) stats.types.set(typeOf(o), (stats.types.get(typeOf(o)) ?? 0) + 1);
       this.contents.set(typeOf(at), stats);
     }
+  }
+
+  /** The share of the real episode starts whose room has a receptacle of this very name. */
+  roomShare(receptacle: string): number {
+    return this.starts.length === 0 ? 0 : (this.inRooms.get(receptacle) ?? 0) / this.starts.length;
+  }
+
+  private worldOf(task: string): TaskWorld {
+    let world = this.worlds.get(task);
+    if (!world) {
+      world = { receptacles: new Set(), contents: new Map(), lamps: new Map() };
+      this.worlds.set(task, world);
+    }
+    return world;
   }
 
   /** Can an object of this type be picked up? Unknown types are assumed portable. */
