@@ -17,6 +17,7 @@ import { initTf } from '../src/core/tf.ts';
 import { isSuccess } from '../src/core/types.ts';
 import type { BranchPick } from '../src/experience/branch-points.ts';
 import { llmFreeModel } from '../src/experience/llm-free.ts';
+import { OracleExperienceModel } from '../src/experience/oracle-model.ts';
 import { bufferBranchPoints } from '../src/pipeline/branching.ts';
 import {
   type EnvSetup,
@@ -50,6 +51,11 @@ const CONFIGS = (process.env.BENCH_BRANCHING_CONFIGS ?? '0:5:uniform,0.5:5:unifo
     };
   });
 const REPLAY = 100;
+/**
+ * BENCH_BRANCHING_ORACLE=1 adds a row trained over an ORACLE experience model (the real env
+ * answering; measurement only) with the first configuration: the ceiling a perfect model gives.
+ */
+const ORACLE = process.env.BENCH_BRANCHING_ORACLE === '1';
 /** The trainer's groups per iteration and group size (the demo's webshop shape by default). */
 const TASKS = Number(process.env.BENCH_BRANCHING_TASKS ?? 16);
 const GROUP = Number(process.env.BENCH_BRANCHING_GROUP ?? 8);
@@ -128,8 +134,19 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
     console.log(`${env} seed ${seed} ${name}: held-out ${pct(success)}, ${seconds.toFixed(0)} s`);
     policy.dispose();
   }
-  for (const branching of CONFIGS) {
-    const name = `share ${branching.share}, H ${branching.horizon}, ${branching.pick}`;
+  const runs: Array<{ name: string; branching: (typeof CONFIGS)[number]; oracle?: boolean }> =
+    CONFIGS.map((branching) => ({
+      name: `share ${branching.share}, H ${branching.horizon}, ${branching.pick}`,
+      branching,
+    }));
+  if (ORACLE) {
+    const branching = CONFIGS[0] as (typeof CONFIGS)[number];
+    runs.push({ name: `ORACLE model, share ${branching.share}`, branching, oracle: true });
+  }
+  for (const { name, branching, oracle } of runs) {
+    const makeEnv = oracle
+      ? syntheticFactory(setup, buffer, new OracleExperienceModel(setup.makeReal))
+      : synthetic;
     const policy = new ChoicePolicy({ seed });
     if (START === 'bc') behaviourCloning(policy, offline, { seed });
     const started = performance.now();
@@ -137,7 +154,7 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
     await train(
       {
         policy,
-        makeEnv: synthetic,
+        makeEnv,
         trainTasks: setup.trainTasks,
         provenance: 'synthetic',
         branchPoints: points.branchPoints,
