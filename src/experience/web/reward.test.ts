@@ -120,6 +120,28 @@ describe('WebRewardModel', () => {
   });
 });
 
+describe("WebRewardModel's doubt", () => {
+  const model = new WebRewardModel(realOutcomes());
+
+  it('is 0 where real episodes decide, the fitted classifier’s doubt where they do not', () => {
+    const seen = realOutcomes()[0] as EpisodeOutcome;
+    expect(model.predict(seen)).toMatchObject({ reward: 1, doubt: 0 });
+    const ask = 'When did basil_orca join the forum? Answer as YYYY-MM-DD.';
+    const wrong = model.predict(
+      outcome({ instruction: ask, answer: '2022-02-12', finalText: '/user/basil_orca' }),
+    );
+    expect(wrong).toMatchObject({ reward: 0, doubt: 0 });
+    // A task of no template the buffer has: the fitted model alone decides.
+    const novel = model.predict(
+      outcome({ instruction: 'Subscribe to the jazz forum.', finalText: '/f/jazz\nf/jazz' }),
+    );
+    expect(novel.why).toMatch(/reward model fit/);
+    // Ten real episodes of other templates: a guess, neither sure nor blind (p ≈ 0.76 here).
+    expect(novel.doubt).toBeGreaterThan(0.2);
+    expect(novel.doubt).toBeLessThan(1);
+  });
+});
+
 describe('answer kinds and page patterns', () => {
   it('tells answers apart by form', () => {
     expect(

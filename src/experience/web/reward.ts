@@ -1,5 +1,6 @@
 import { contentWords, words } from '../../core/text.ts';
 import { RewardModel } from '../reward-model.ts';
+import { outcomeDoubt } from '../uncertainty.ts';
 
 /**
  * What the reward model knows of an episode that ended with `stop [answer]`: the instruction,
@@ -62,21 +63,28 @@ export class WebRewardModel {
     return this.model.samples;
   }
 
-  /** The predicted reward (0 or 1) and how it was decided. */
-  predict(outcome: Omit<EpisodeOutcome, 'reward'>): { reward: 0 | 1; why: string } {
+  /**
+   * The predicted reward (0 or 1), how it was decided, and how unsure it is (`doubt`, in
+   * [0, 1]): 0 where real episodes of this task or template decide it, the doubt of the fitted
+   * classifier's success probability (`outcomeDoubt`) otherwise, 1 where it has none.
+   */
+  predict(outcome: Omit<EpisodeOutcome, 'reward'>): { reward: 0 | 1; why: string; doubt: number } {
     const seen = this.seen.get(key(outcome));
     if (seen !== undefined)
       return {
         reward: seen >= 1 ? 1 : 0,
         why: 'a real episode gave this very answer on this very page',
+        doubt: 0,
       };
     const verdict = this.sameTask(outcome) ?? this.otherTemplate(outcome);
-    if (verdict) return verdict;
+    if (verdict) return { ...verdict, doubt: 0 };
     const features = outcomeFeatures(outcome, this.neighbours(outcome));
     const reward = this.model.predict(features) >= 1 ? 1 : 0;
+    const p = this.model.successProbability(features);
     return {
       reward,
       why: `the reward model fit on ${this.model.samples} real episodes (features ${features.map((f) => f.toFixed(2)).join(', ')})`,
+      doubt: p === undefined ? 1 : outcomeDoubt(p),
     };
   }
 

@@ -203,3 +203,48 @@ describe('WebKnowledge', () => {
     expect(k.roleActions.get('link')).toEqual(new Set(['click [{id}]']));
   });
 });
+
+describe("the web model's uncertainty", () => {
+  it('is 0 along a real episode replayed, and on the env’s rules', async () => {
+    for (const real of offline) {
+      const { steps } = await play(
+        real.task,
+        real.steps.map((s) => s.action),
+      );
+      expect(
+        steps.map((s) => s.info?.uncertainty),
+        real.task.instruction,
+      ).toEqual(real.steps.map(() => 0));
+    }
+    const { steps } = await play(task('anything'), ['click [99]', 'click [3]', 'go_back']);
+    expect(steps.map((s) => s.info?.uncertainty)).toEqual([0, 0, 0]);
+  });
+
+  it('is high on a page no real episode showed for this action', async () => {
+    const { steps } = await play(task("Comment 'Lovely' on the post 'Best pasta sauce?'"), [
+      'click [3]',
+      'click [4]',
+      'type [20] [Lovely] [0]',
+      'click [21]',
+      'goto [http://127.0.0.1:41234/f/nowhere/99]',
+    ]);
+    const [, , typed, sent, away] = steps;
+    expect(typed?.info?.uncertainty).toBe(0);
+    // The real form sent "Nice!": one field, values alike in no word and few letters.
+    expect(sent?.reasoning).toContain('most alike values');
+    expect(sent?.info?.uncertainty).toBeGreaterThan(0.8);
+    expect(away?.info?.uncertainty).toBe(1);
+  });
+
+  it("at stop, is the reward model's doubt: 0 where real episodes of the task decide", async () => {
+    const [, , stop] = (
+      await play(task("How many comments does the post 'Cast iron care' have?"), [
+        'click [3]',
+        'click [8]',
+        'stop [7]',
+      ])
+    ).steps;
+    expect(stop?.terminated).toBe(true);
+    expect(stop?.info?.uncertainty).toBe(0);
+  });
+});

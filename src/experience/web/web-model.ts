@@ -68,6 +68,14 @@ const TEXT_FIELDS = new Set(['textbox', 'searchbox', 'combobox', 'textarea', 'sp
  * `stop [answer]` is scored by a reward model fit on the real episodes' evaluator outcomes.
  * It never reads `task.spec` (the task's reference answers): only the instruction.
  * Deterministic; `reasoning` says which seen page it reused and why.
+ *
+ * Its uncertainty: 0 for a page and action seen exactly, a page real episodes loaded at the
+ * link's or `goto`'s path, this episode's own pages (revisits, history, tabs, a form it sent)
+ * and the env's rules (an element the page lacks is ignored); for a click following the site
+ * graph, 1 − the Jaccard overlap of the element's surroundings with the real click's; for a form
+ * sent with other values than the real one's, 1 − their agreement; 1 for a page composed from
+ * another path's or a link's title, and for any action no real episode showed changing a page;
+ * `stop`, the reward model's doubt.
  */
 export class WebExperienceModel implements ExperienceModel {
   readonly id = 'llm-free/web';
@@ -113,11 +121,12 @@ export class WebExperienceModel implements ExperienceModel {
     const { task, history, state } = request;
     const action = parseWebAction(request.action);
     const tree = parseTree(state.text);
-    if (!action) return unchanged(state, `"${request.action}" follows no WebArena action syntax.`);
-    if (!tree) return unchanged(state, 'the state is not an accessibility-tree page.');
+    if (!action)
+      return unchanged(state, `"${request.action}" follows no WebArena action syntax.`, 0);
+    if (!tree) return unchanged(state, 'the state is not an accessibility-tree page.', 1);
     const target = actionTarget(action, state);
     if ('id' in action && !target)
-      return unchanged(state, `the page shows no element [${action.id}]; the env ignores it.`);
+      return unchanged(state, `the page shows no element [${action.id}]; the env ignores it.`, 0);
     const start = history.length === 0 ? state : (request.initial ?? this.startFor(task) ?? state);
     const context: Context = {
       task,
@@ -146,7 +155,7 @@ export class WebExperienceModel implements ExperienceModel {
     const exact = this.knowledge.exactly(state.text, context.origin, request.action);
     if (exact) {
       const on = target ? ` on ${fieldKey(target)}` : '';
-      return this.land(context, exact, `a real episode took this very action${on} on this page`);
+      return this.land(context, exact, `a real episode took this very action${on} on this page`, 0);
     }
     if (action.kind === 'type' && target) return this.type(context, action.text, target);
     if ((action.kind === 'click' || action.kind === 'hover') && target)
@@ -154,6 +163,7 @@ export class WebExperienceModel implements ExperienceModel {
     return unchanged(
       state,
       `no real episode showed "${request.action}" changing this page; it stays as it is.`,
+      1,
     );
   }
 
@@ -166,7 +176,7 @@ export class WebExperienceModel implements ExperienceModel {
       }),
       pageText(tree),
     ];
-    const { reward, why } = this.knowledge.rewards().predict({
+    const { reward, why, doubt } = this.knowledge.rewards().predict({
       instruction: task.instruction,
       answer,
       finalText: finalText(tree),
@@ -181,13 +191,18 @@ export class WebExperienceModel implements ExperienceModel {
       nextState: { text: state.text, ...(actions !== undefined && { actions: [...actions] }) },
       reward,
       terminated: true,
+      uncertainty: doubt,
     };
   }
 
   /** Typing without Enter: the field shows the text (the page's ids stay). */
   private type({ state, tree }: Context, text: string, target: TreeNode): Prediction {
     if (!TEXT_FIELDS.has(target.role))
-      return unchanged(state, `${fieldKey(target)} is not a text field; typing changes nothing.`);
+      return unchanged(
+        state,
+        `${fieldKey(target)} is not a text field; typing changes nothing.`,
+        0,
+      );
     const typed = applyTyping(tree, target.id, text, this.knowledge.typing);
     return step(
       `typing into ${fieldKey(target)} shows "${text}" in it, as typing did in ${this.knowledge.typing.source === 'buffer' ? 'the real episodes' : "WebArena's trees (no typing seen in the buffer)"}.`,
@@ -197,6 +212,7 @@ export class WebExperienceModel implements ExperienceModel {
           actions: composeActions(typed, state.actions, state.actions, this.knowledge.roleActions),
         }),
       },
+      0,
     );
   }
 
@@ -207,10 +223,15 @@ export class WebExperienceModel implements ExperienceModel {
     const form = formValues(memory.typed, action, target);
     const before = memory.submissions.get(submissionKey(from, target, memory.typed, action));
     if (before)
-      return this.land(context, { observation: before, origin }, 'this episode sent this form so');
+      return this.land(
+        context,
+        { observation: before, origin },
+        'this episode sent this form so',
+        0,
+      );
     const exact = this.knowledge.exactly(state.text, origin, raw);
     if (exact)
-      return this.land(context, exact, 'a real episode sent this very form from this page');
+      return this.land(context, exact, 'a real episode sent this very form from this page', 0);
     const candidates = new Set([
       ...this.knowledge.edgeOutcomes(from, 'submit', target),
       ...this.knowledge.formOutcomes(from, form),
@@ -234,12 +255,16 @@ export class WebExperienceModel implements ExperienceModel {
       return unchanged(
         state,
         `no real episode submitted a form through ${fieldKey(target)}; the page stays as it is.`,
+        1,
       );
     const written = substituteValues(best, form);
+    // Per field of ours, how alike the real form's value was (1 for the same).
+    const agreement = form.length === 0 ? 1 : formSimilarity(form, best.form) / form.length;
     return this.land(
       context,
       written,
       `a real episode sent ${describeForm(best.form)} through ${fieldKey(target)} (the most alike values to ${describeForm(form)}); its page is shown with this episode's values written in`,
+      1 - agreement,
       true,
     );
   }
@@ -256,6 +281,7 @@ export class WebExperienceModel implements ExperienceModel {
         context,
         retitle(seenAt.page, target, tree),
         `${fieldKey(target)} leads to ${pathKey(href)}, a page real episodes loaded`,
+        0,
       );
     const verb = edgeVerb(kind, false) as string;
     const here = this.knowledge.edgeOutcomes(from, verb, target);
@@ -268,20 +294,29 @@ export class WebExperienceModel implements ExperienceModel {
       const near = contextWords(tree, target);
       let best = candidates[0] as (typeof candidates)[number];
       let bestScore = -1;
+      let alike = 0;
       for (const c of candidates) {
         let shared = 0;
         for (const w of near) if (c.context.has(w)) shared++;
-        const score =
-          shared / Math.max(1, near.size + c.context.size - shared) +
-          0.5 * overlap(c.observation.text, state.text);
+        const surroundings = shared / Math.max(1, near.size + c.context.size - shared);
+        const score = surroundings + 0.5 * overlap(c.observation.text, state.text);
         if (score > bestScore) {
           best = c;
           bestScore = score;
+          alike = near.size === 0 && c.context.size === 0 ? 1 : surroundings;
         }
       }
+      // As sure as the element stands where the real click's did (its ancestors and neighbours).
+      const uncertainty = 1 - alike;
       const where = here.length > 0 ? 'on this page' : 'on another page';
       if (best.effect === 'in-page' || best.effect === 'none')
-        return this.patch(context, target, best, `${kind} on ${fieldKey(target)} ${where}`);
+        return this.patch(
+          context,
+          target,
+          best,
+          `${kind} on ${fieldKey(target)} ${where}`,
+          uncertainty,
+        );
       // An action that reloaded the page it was taken on (a vote) does so here too.
       const reloads =
         here.length === 0 &&
@@ -290,6 +325,7 @@ export class WebExperienceModel implements ExperienceModel {
         context,
         reloads && tree.url ? atUrl(best, tree.url) : best,
         `a real episode's ${kind} on ${fieldKey(target)} ${where} led to ${pathKey(parseTree(best.observation.text)?.url)}`,
+        uncertainty,
       );
     }
     if (seenAt?.how === 'shape' && href !== undefined)
@@ -297,6 +333,7 @@ export class WebExperienceModel implements ExperienceModel {
         context,
         atUrl(retitle(writeSegments(seenAt.page, seenAt.swaps), target, tree), href),
         `no real episode loaded ${pathKey(href)}; composed from the seen page ${pathKey(parseTree(seenAt.page.observation.text)?.url)}, ${describeSwaps(seenAt.swaps)}`,
+        1,
       );
     const titled =
       kind === 'click' && target.role === 'link' && this.knowledge.pageTitled(target.name ?? '');
@@ -305,10 +342,12 @@ export class WebExperienceModel implements ExperienceModel {
         context,
         titled,
         `no real episode clicked ${fieldKey(target)}; a seen page is titled so`,
+        1,
       );
     return unchanged(
       state,
       `no real episode ${kind}ed ${fieldKey(target)}; the page stays as it is.`,
+      1,
     );
   }
 
@@ -318,17 +357,23 @@ export class WebExperienceModel implements ExperienceModel {
     target: TreeNode,
     seen: SeenPage,
     what: string,
+    uncertainty: number,
   ): Prediction {
     const after = parseTree(seen.observation.text)?.nodes.find(
       (n) => n.role === target.role && n.name === target.name,
     );
-    if (!after) return unchanged(state, `${what} changed nothing in the real episodes.`);
+    if (!after)
+      return unchanged(state, `${what} changed nothing in the real episodes.`, uncertainty);
     const nodes = tree.nodes.map((n) => (n.id === target.id ? { ...n, props: after.props } : n));
     const changed = { ...tree, nodes };
-    return step(`${what} changed the element in place in a real episode; so here.`, {
-      text: renderTree(changed),
-      ...(state.actions && { actions: [...state.actions] }),
-    });
+    return step(
+      `${what} changed the element in place in a real episode; so here.`,
+      {
+        text: renderTree(changed),
+        ...(state.actions && { actions: [...state.actions] }),
+      },
+      uncertainty,
+    );
   }
 
   /** `goto [url]`: the page as last loaded in this episode, else as the buffer first showed it. */
@@ -339,17 +384,24 @@ export class WebExperienceModel implements ExperienceModel {
         context,
         { observation: loaded, origin: context.origin },
         'goto returns to a page of this episode, as it was last loaded',
+        0,
       );
     const seen = this.knowledge.viewAt(url, context.state.text);
     if (seen?.how === 'path')
-      return this.show(context, seen.page, 'goto loads a page real episodes loaded at this path');
+      return this.show(
+        context,
+        seen.page,
+        'goto loads a page real episodes loaded at this path',
+        0,
+      );
     if (seen?.how === 'shape')
       return this.show(
         context,
         atUrl(writeSegments(seen.page, seen.swaps), url),
         `goto: composed from the seen page of the same shape, ${describeSwaps(seen.swaps)}`,
+        1,
       );
-    return unchanged(context.state, `no real episode loaded ${pathKey(url)}; the page stays.`);
+    return unchanged(context.state, `no real episode loaded ${pathKey(url)}; the page stays.`, 1);
   }
 
   /** `go_back` / `go_forward` within the current tab's history in this episode. */
@@ -358,13 +410,14 @@ export class WebExperienceModel implements ExperienceModel {
     const tab = memory.tab;
     const to = tab.index + (kind === 'go_back' ? -1 : 1);
     const entry = tab.entries[to];
-    if (!entry) return unchanged(state, `${kind}: no page that way in this tab's history.`);
+    if (!entry) return unchanged(state, `${kind}: no page that way in this tab's history.`, 0);
     const url = parseTree(entry.text)?.url;
     const page = (url !== undefined && memory.loadedAt(url)) || entry;
     return this.show(
       context,
       { observation: page, origin: context.origin },
       `${kind} shows the tab's ${kind === 'go_back' ? 'previous' : 'next'} page as this episode last loaded it`,
+      0,
     );
   }
 
@@ -382,42 +435,52 @@ export class WebExperienceModel implements ExperienceModel {
       why = 'new_tab opens a blank tab and focuses it';
     } else if (action.kind === 'tab_focus') {
       if (action.index >= pages.length || action.index === memory.current)
-        return unchanged(state, `tab_focus: no other tab ${action.index}.`);
+        return unchanged(state, `tab_focus: no other tab ${action.index}.`, 0);
       current = action.index;
       shown = pages[current] as Observation;
       why = `tab_focus shows tab ${current} as it was last shown`;
     } else {
-      if (pages.length < 2) return unchanged(state, 'close_tab: the last tab stays open.');
+      if (pages.length < 2) return unchanged(state, 'close_tab: the last tab stays open.', 0);
       pages.splice(memory.current, 1);
       current = pages.length - 1;
       shown = pages[current] as Observation;
       why = 'close_tab closes this tab and shows the last one';
     }
     const page = parseTree(shown.text);
-    if (!page) return unchanged(state, `${why}, but that page is not a tree.`);
+    if (!page) return unchanged(state, `${why}, but that page is not a tree.`, 1);
     const titled = pages.map((p, i) => ({
       title: pageTitle(parseTree(p.text) ?? page),
       current: i === current,
     }));
     const text = renderTree({ ...page, tabs: titled, tabLayout: tree.tabLayout });
-    return step(`${why}.`, {
-      text,
-      ...(state.actions && {
-        actions: composeActions(
-          page,
-          shown.actions ?? [],
-          state.actions,
-          this.knowledge.roleActions,
-        ),
-      }),
-    });
+    return step(
+      `${why}.`,
+      {
+        text,
+        ...(state.actions && {
+          actions: composeActions(
+            page,
+            shown.actions ?? [],
+            state.actions,
+            this.knowledge.roleActions,
+          ),
+        }),
+      },
+      0,
+    );
   }
 
   /**
    * A page reached by navigation: shown as this episode last loaded it when it is another page the
    * episode saw (a revisit; never for a submission, whose answer is new), else as seen.
    */
-  private land(context: Context, seen: SeenPage, why: string, submission = false): Prediction {
+  private land(
+    context: Context,
+    seen: SeenPage,
+    why: string,
+    uncertainty: number,
+    submission = false,
+  ): Prediction {
     const url = parseTree(seen.observation.text)?.url;
     const key = pathKey(url);
     // The same page again (a vote, a form sent back to it) keeps the title it had; another
@@ -429,15 +492,21 @@ export class WebExperienceModel implements ExperienceModel {
         context,
         { observation: loaded, origin: context.origin },
         `${why}; this episode loaded that page before, so it shows it as it was then`,
+        uncertainty,
       );
-    return this.show(context, seen, why);
+    return this.show(context, seen, why, uncertainty);
   }
 
   /** A seen page in the current tab: this run's origin, this episode's other tabs. */
-  private show({ tree, state, origin }: Context, seen: SeenPage, why: string): Prediction {
+  private show(
+    { tree, state, origin }: Context,
+    seen: SeenPage,
+    why: string,
+    uncertainty: number,
+  ): Prediction {
     const text = moveOrigin(seen.observation.text, seen.origin, origin);
     const page = parseTree(text);
-    if (!page) return unchanged(state, `${why}, but that page is not a tree.`);
+    if (!page) return unchanged(state, `${why}, but that page is not a tree.`, 1);
     const tabs = tree.tabs.map((t) => (t.current ? { ...t, title: pageTitle(page) } : t));
     const headed = renderTree({
       ...page,
@@ -445,12 +514,16 @@ export class WebExperienceModel implements ExperienceModel {
       tabLayout: tree.tabLayout,
     });
     const seenActions = seen.observation.actions?.map((a) => moveOrigin(a, seen.origin, origin));
-    return step(`${why}.`, {
-      text: headed,
-      ...(seenActions && {
-        actions: composeActions(page, seenActions, seenActions, this.knowledge.roleActions),
-      }),
-    });
+    return step(
+      `${why}.`,
+      {
+        text: headed,
+        ...(seenActions && {
+          actions: composeActions(page, seenActions, seenActions, this.knowledge.roleActions),
+        }),
+      },
+      uncertainty,
+    );
   }
 }
 
@@ -460,15 +533,24 @@ const BLANK_TAB: Observation = {
   instruction: '',
 };
 
-function step(reasoning: string, nextState: Omit<Observation, 'instruction'>): Prediction {
-  return { reasoning, nextState, reward: 0, terminated: false };
+function step(
+  reasoning: string,
+  nextState: Omit<Observation, 'instruction'>,
+  uncertainty: number,
+): Prediction {
+  return { reasoning, nextState, reward: 0, terminated: false, uncertainty };
 }
 
-function unchanged(state: Observation, why: string): Prediction {
-  return step(`${why} The page stays as it is.`, {
-    text: state.text,
-    ...(state.actions && { actions: [...state.actions] }),
-  });
+/** The page as it is: by the env's rules (0), or a guess where no real episode showed more. */
+function unchanged(state: Observation, why: string, uncertainty: number): Prediction {
+  return step(
+    `${why} The page stays as it is.`,
+    {
+      text: state.text,
+      ...(state.actions && { actions: [...state.actions] }),
+    },
+    uncertainty,
+  );
 }
 
 /** How alike two forms' values are: per field, 1 for equal values, else shared words and letters. */

@@ -1,7 +1,10 @@
 import type { Observation, Step, Task } from '../../../core/types.ts';
 import type { ExperienceModel } from '../../experience-model.ts';
 
-/** Plays `actions` in `model` from `start` as SyntheticEnv would (no demonstrations): every step. */
+/**
+ * Plays `actions` in `model` from `start` as SyntheticEnv would (no demonstrations): every step,
+ * with the model's uncertainty as `info.uncertainty`.
+ */
 export async function playModel(
   model: ExperienceModel,
   task: Task,
@@ -19,6 +22,7 @@ export async function playModel(
       terminated: p.terminated,
       truncated: false,
       reasoning: p.reasoning,
+      ...(p.uncertainty !== undefined && { info: { uncertainty: p.uncertainty } }),
     });
     state = p.nextState;
   }
