@@ -18,6 +18,11 @@ const LlmConfig = z.strictObject({
   gguf: z.string().optional(),
   timeoutMs: z.number().int().positive().default(120_000),
   maxConcurrency: z.number().int().positive().default(8),
+  /**
+   * Predictions sampled per synthetic step; their disagreement is the step's uncertainty
+   * (`LlmExperienceModelOptions.samples`). Default 1: off, one call a step.
+   */
+  samples: z.number().int().positive().optional(),
 });
 
 /** Share of real demonstrations when co-evolving: round(0.75 · k) of k = 4 real, one synthetic. */

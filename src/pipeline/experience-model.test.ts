@@ -99,4 +99,33 @@ describe('makeExperienceModel', () => {
     expect(system).not.toContain('add_book');
     expect(system).not.toContain('reset_library');
   }, 60_000);
+
+  it('samples experienceModel.llm.samples predictions a step, their disagreement the uncertainty', async () => {
+    const page = (text: string) => ({
+      reasoning: 'r',
+      next_state: { text, actions: ['click[Back to Search]'] },
+      reward: 0,
+      terminated: false,
+    });
+    const llm = new MockLlm({ answers: [page('a'), page('b'), page('a')] });
+    const config = parseRunConfig({
+      experienceModel: {
+        kind: 'llm',
+        llm: { url: 'http://127.0.0.1:1/v1', model: 'm', samples: 3 },
+      },
+    }).experienceModel;
+    const model = await makeExperienceModel(config, 'webshop', SqliteReplayBuffer.open(), llm);
+    const state = { text: 'WebShop [Search]', instruction: 'buy', actions: ['search[<query>]'] };
+    const task = { id: 'w/1', env: 'webshop', instruction: 'buy', origin: 'seed' as const };
+    const prediction = await model.predict({
+      task,
+      history: [],
+      state,
+      action: 'search[x]',
+      demonstrations: [],
+    });
+    expect(llm.requests).toHaveLength(3);
+    expect(prediction.nextState.text).toBe('a');
+    expect(prediction.uncertainty).toBeCloseTo(1 / 3, 10);
+  });
 });

@@ -56,5 +56,6 @@ export async function makeExperienceModel(
   return new LlmExperienceModel({
     llm: llm ?? (await makeLlmClient(config.llm as LlmConfig)),
     ...(envDescription !== undefined && { envDescription }),
+    ...(config.llm?.samples !== undefined && { samples: config.llm.samples }),
   });
 }

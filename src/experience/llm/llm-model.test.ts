@@ -214,6 +214,63 @@ class ScriptedBackend implements ChatBackend {
   }
 }
 
+describe('LlmExperienceModel samples: uncertainty from disagreement', () => {
+  const results = answer({ text: 'Page 1 (Total results: 3)', actions: ['click[Back to Search]'] });
+  const empty = answer();
+  const predictWith = async (answers: unknown[], samples = answers.length) => {
+    const llm = new MockLlm({ answers: answers as object[] });
+    const model = new LlmExperienceModel({ llm, samples });
+    return { llm, prediction: await model.predict(await requestAt(longest(), 1)) };
+  };
+
+  it('samples k answers at temperature 1; when they agree, uncertainty 0', async () => {
+    const { llm, prediction } = await predictWith([results, results, results]);
+    expect(llm.requests).toHaveLength(3);
+    expect(llm.requests.every((r) => r.temperature === 1)).toBe(true);
+    expect(prediction.nextState.text).toBe(results.next_state.text);
+    expect(prediction.uncertainty).toBe(0);
+  });
+
+  it("returns the majority's answer, the share of samples that differ from it as uncertainty", async () => {
+    const { prediction } = await predictWith([empty, results, results, empty, results]);
+    expect(prediction.nextState.text).toBe(results.next_state.text);
+    expect(prediction.uncertainty).toBeCloseTo(2 / 5, 10);
+    // The same page with another reward or an ending differs as much as another page.
+    const { prediction: split } = await predictWith([
+      results,
+      { ...results, reward: 1 },
+      { ...results, terminated: true },
+      results,
+    ]);
+    expect(split).toMatchObject({ reward: 0, terminated: false });
+    expect(split.uncertainty).toBeCloseTo(2 / 4, 10);
+  });
+
+  it('counts unusable samples as disagreeing, and fails only when none is usable', async () => {
+    const { prediction } = await predictWith([
+      'not json',
+      results,
+      new LlmOutputError('mock', 'invalid-json', 'garbage', 'x'),
+      results,
+    ]);
+    expect(prediction.nextState.text).toBe(results.next_state.text);
+    expect(prediction.uncertainty).toBeCloseTo(2 / 4, 10);
+    await expect(predictWith(['not json', '{}'])).rejects.toThrow(LlmOutputError);
+  });
+
+  it('is off by default: one call a step at temperature 0, no uncertainty', async () => {
+    const { llm, prediction } = await predictWith([results], 1);
+    expect(llm.requests).toHaveLength(1);
+    expect(llm.requests[0]?.temperature).toBe(0);
+    expect(prediction).not.toHaveProperty('uncertainty');
+    const llmAgain = new MockLlm({ answers: [results] });
+    expect(() => new LlmExperienceModel({ llm: llmAgain, samples: 3, temperature: 0 })).toThrow(
+      /temperature above 0/,
+    );
+    expect(() => new LlmExperienceModel({ llm: llmAgain, samples: 0 })).toThrow(/whole number/);
+  });
+});
+
 describe('LlmExperienceModel in a SyntheticEnv', () => {
   const synthetic = (model: LlmExperienceModel) =>
     new SyntheticEnv({
