@@ -78,6 +78,8 @@ export class WebShopKnowledge {
   private readonly order = new Map<ProductFacts, number>();
   /** Rewards of the purchases seen, by {@link purchaseKey}; the first of equal purchases counts. */
   private readonly purchaseRewards = new Map<string, number>();
+  /** ASIN → whether its item page, as a real episode showed it, offered options. */
+  private readonly itemPages = new Map<string, boolean>();
   /** Answers kept until the knowledge changes. */
   private readonly memo = {
     rank: new Map<string, ProductFacts[]>(),
@@ -87,6 +89,7 @@ export class WebShopKnowledge {
     vocabulary: undefined as InstructionVocabulary | undefined,
     verified: undefined as Map<string, Set<string>> | undefined,
     listingPrecision: undefined as number[][] | undefined,
+    optionShare: undefined as number | undefined,
   };
 
   static fromTrajectories(trajectories: Iterable<Trajectory>): WebShopKnowledge {
@@ -143,6 +146,7 @@ export class WebShopKnowledge {
     this.memo.vocabulary = undefined;
     this.memo.verified = undefined;
     this.memo.listingPrecision = undefined;
+    this.memo.optionShare = undefined;
   }
 
   results(query: string): QueryFacts | undefined {
@@ -234,18 +238,16 @@ export class WebShopKnowledge {
   }
 
   /**
-   * The share of products whose page a real episode opened that offered options: how likely an
-   * item never opened has choices its composed page (which offers none) lacks. 1 with none opened.
+   * The share of item pages real episodes showed that offered options: how likely an item never
+   * opened has choices its composed page (which offers none) lacks. 1 with none shown.
    */
   optionShare(): number {
-    let opened = 0;
-    let withOptions = 0;
-    for (const facts of this.products.values()) {
-      if (!this.opened(facts.asin)) continue;
-      opened++;
-      if (facts.options.length > 0) withOptions++;
+    if (this.memo.optionShare === undefined) {
+      const pages = [...this.itemPages.values()];
+      this.memo.optionShare =
+        pages.length === 0 ? 1 : pages.filter((offers) => offers).length / pages.length;
     }
-    return opened === 0 ? 1 : withOptions / opened;
+    return this.memo.optionShare;
   }
 
   /** The known product whose title is most like `title` (for texts of an unseen one). */
@@ -415,6 +417,7 @@ export class WebShopKnowledge {
   }
 
   private addItem(asin: string, item: Omit<ItemView, 'asin'>): void {
+    this.itemPages.set(asin, item.options.length > 0);
     for (const group of item.options) {
       this.optionGroups.add(group.name.toLowerCase());
       for (const value of group.values) this.optionValues.add(value.toLowerCase());
