@@ -22,9 +22,12 @@ export function isSyntheticRef(name: string): boolean {
 export interface SyntheticEntry extends EnvEntry {
   /**
    * Stores a finished episode in the buffer as `synthetic`, in the background (see
-   * {@link WriteBehind}): the step that ended it does not wait for the buffer.
+   * {@link WriteBehind}): resolves at once while few episodes wait to be written, else once the
+   * buffer has caught up (back-pressure); with `durable`, once this one is committed.
    */
-  writeBack(trajectory: Trajectory): void;
+  writeBack(trajectory: Trajectory): Promise<void>;
+  /** Episodes handed to `writeBack` and not yet written, and the `writeBack` calls waiting. */
+  writeBackQueue(): { pending: number; waiting: number };
   /**
    * Transitions of the family in the buffer, by provenance (rejects while a bulk add holds a
    * SQLite buffer: see `SqliteReplayBuffer.stats`).
@@ -52,6 +55,11 @@ export interface SyntheticEntryOptions extends EnvOptions {
   k?: number;
   /** Share of the demonstrations that are real, the rest synthetic. Default 1. */
   realShare?: number;
+  /**
+   * `writeBack` resolves only once its episode is committed to the buffer. Default false: up to
+   * 500 episodes may be written behind (`DEFAULT_MAX_UNWRITTEN`), lost if the process dies.
+   */
+  durable?: boolean;
   warn?: (message: string) => void;
 }
 
@@ -104,6 +112,7 @@ export async function syntheticEntry(
     : await llmFreeModel(family, buffer, { experience: options.experience ?? 'auto' });
   const tasks = real.tasks(options);
   const writer = new WriteBehind(buffer, {
+    ...(options.durable && { maxUnwritten: 0 }),
     warn: options.warn ?? ((message) => console.error(message)),
   });
   return {
@@ -123,6 +132,7 @@ export async function syntheticEntry(
       ),
     tasks: () => tasks,
     writeBack: (trajectory) => writer.push(trajectory),
+    writeBackQueue: () => ({ pending: writer.pending, waiting: writer.waiting }),
     transitions: async () =>
       Object.fromEntries(
         Object.entries((await buffer.stats()).byEnv[family] ?? {}).map(([p, s]) => [

@@ -17,13 +17,13 @@ import { type BufferStats, countsByEnv } from './buffer-stats.ts';
 import { FilterIndex, type RetrieveFilter } from './filter-index.ts';
 import {
   enablePgvector,
-  hasVectorColumn,
   type PgvectorStatus,
   pgvectorSearch,
+  VECTOR_COLUMN_QUERY,
   vectorLiteral,
 } from './postgres-pgvector.ts';
 import { migratePostgres, WRITE_LOCK } from './postgres-schema.ts';
-import type { AddResult, ReplayBuffer, TrajectoryFilter } from './replay-buffer.ts';
+import type { AddOptions, AddResult, ReplayBuffer, TrajectoryFilter } from './replay-buffer.ts';
 import { drawIds, type SampleOptions } from './sampling.ts';
 import { BufferSchemaError } from './schema.ts';
 import { observationHash, vectorBytes, vectorFromBytes } from './stored-bytes.ts';
@@ -37,7 +37,10 @@ export interface PostgresBufferOptions {
   url: string;
   /** How transitions are embedded; default as for SQLite (hashing, 3 × 128 dimensions). */
   encoder?: KeyEncoder;
-  /** Connections this process keeps. Default 4. */
+  /**
+   * Connections this process keeps for reads. Default 4. Adds take one more of their own, so a
+   * write never queues behind searches (a served buffer's steps search several times a second).
+   */
   poolSize?: number;
   /**
    * HNSW settings. With pgvector, `connectivity` and `expansionAdd` are the index's `m` and
@@ -66,14 +69,16 @@ const CATCH_UP_WAIT_MS = 50;
 
 /**
  * The replay buffer on PostgreSQL (≥ 13): one buffer shared by rollout workers, servers and
- * collectors on many machines. Each add is one transaction; adds take a transaction-level advisory
- * lock, so they commit one at a time in `rowid` order. Reads run concurrently with adds.
+ * collectors on many machines. Each add is one transaction of a fixed number of statements per
+ * 256 trajectories, on a connection of its own; adds take a transaction-level advisory lock, so
+ * they commit one at a time in `rowid` order. Reads run concurrently with adds.
  *
  * Retrieval runs in SQL where the server has pgvector (HNSW indexes in the database, see
  * `enablePgvector`; processes hold no vectors). Where it has not, or this role may not create the
  * extension (`stats().retrievalNote` says which), every process keeps its own usearch index (one
  * per provenance class, as SQLite's) in sync by the highest rowid it has seen, which the ordered
- * commits allow: it catches up on open, after each of its adds and before each search, so a
+ * commits allow: it catches up on open, after each of its adds (which resolve after it, unless
+ * told not to wait: `AddOptions.waitForIndex`) and before each search, so a
  * retrieve after an add (any process's) sees it — except while another process's bulk add is
  * being indexed: that runs in slices with the event loop turning, and a search waits for it
  * 50 ms at most, then answers from the index as it is (as SQLite's buffer does).
@@ -82,6 +87,8 @@ export class PostgresReplayBuffer implements ReplayBuffer {
   readonly path: string;
   readonly encoder: KeyEncoder;
   private readonly pool: pg.Pool;
+  /** The one connection adds use: they commit one at a time anyway (see the class comment). */
+  private readonly writes: pg.Pool;
   private readonly ownsEncoder: boolean;
   private readonly overfetch: number;
   private readonly annOptions: AnnOptions;
@@ -89,7 +96,7 @@ export class PostgresReplayBuffer implements ReplayBuffer {
   private pgvector: PgvectorStatus = { enabled: false, reason: 'not opened' };
   /** The usearch indexes and filter columns in this process; none where pgvector searches. */
   private inProcess: InProcessIndexes | undefined;
-  /** Whether the transitions carry `vec` (see `hasVectorColumn`): adds then fill it. */
+  /** Whether the transitions carry `vec` (see `VECTOR_COLUMN_QUERY`): adds then fill it. */
   private vectorColumn = false;
   /** Transition ids by provenance class and env, oldest first (for `sample`). */
   private readonly pools = new Map<string, { real: number[]; synthetic: number[] }>();
@@ -97,6 +104,8 @@ export class PostgresReplayBuffer implements ReplayBuffer {
   /** The sampling pools (and in-process indexes) hold every transition up to this rowid. */
   private upTo = 0;
   private catchingUp: Promise<void> | undefined;
+  /** The catch-up queued behind the one running, which new callers join. */
+  private nextCatchUp: Promise<void> | undefined;
   /** Sizes the in-process index's insert batches (see {@link InsertSlices}). */
   private readonly slices = new InsertSlices();
   private closed = false;
@@ -108,7 +117,10 @@ export class PostgresReplayBuffer implements ReplayBuffer {
     this.overfetch = options.ann?.overfetch ?? 16;
     this.annOptions = options.ann ?? {};
     this.pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4 });
-    this.pool.on('error', () => undefined); // an idle connection dropped; the next query reconnects
+    this.writes = new pg.Pool({ connectionString: options.url, max: 1 });
+    // An idle connection dropped; the next query reconnects.
+    this.pool.on('error', () => undefined);
+    this.writes.on('error', () => undefined);
   }
 
   /**
@@ -155,15 +167,15 @@ export class PostgresReplayBuffer implements ReplayBuffer {
       }
       return buffer;
     } catch (error) {
-      await buffer.pool.end();
+      await Promise.all([buffer.pool.end(), buffer.writes.end()]);
       if (buffer.ownsEncoder) await buffer.encoder.close?.();
       throw error;
     }
   }
 
-  private async connect(): Promise<pg.PoolClient> {
+  private async connect(pool = this.pool): Promise<pg.PoolClient> {
     try {
-      return await this.pool.connect();
+      return await pool.connect();
     } catch (error) {
       throw new BufferConnectionError(
         `cannot connect to the replay buffer at ${this.path}: ${(error as Error).message}. Check that the server runs and the URL (user, host, port, database) is right.`,
@@ -172,19 +184,27 @@ export class PostgresReplayBuffer implements ReplayBuffer {
     }
   }
 
-  add(trajectories: readonly Trajectory[]): Promise<AddResult> {
-    return this.addStream(inOrder(trajectories));
+  add(trajectories: readonly Trajectory[], options: AddOptions = {}): Promise<AddResult> {
+    return this.addStream(inOrder(trajectories), options);
   }
 
-  async addStream(source: AsyncIterable<Trajectory>): Promise<AddResult> {
+  addStream(source: AsyncIterable<Trajectory>, options: AddOptions = {}): Promise<AddResult> {
+    return this.addAndIndex(source, options.waitForIndex ?? true);
+  }
+
+  private async addAndIndex(
+    source: AsyncIterable<Trajectory>,
+    waitForIndex: boolean,
+  ): Promise<AddResult> {
     this.assertOpen();
-    const client = await this.connect();
+    const client = await this.connect(this.writes);
     const counts: AddResult = { added: 0, skipped: 0 };
     try {
-      await client.query('BEGIN');
-      // Adds commit one at a time, in rowid order: see the class comment.
-      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
-      this.vectorColumn ||= await hasVectorColumn(client);
+      // Adds commit one at a time, in rowid order (see the class comment); one round trip.
+      const begun = (await client.query(
+        `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK}); ${VECTOR_COLUMN_QUERY}`,
+      )) as unknown as pg.QueryResult[];
+      this.vectorColumn ||= (begun[2]?.rows.length ?? 0) > 0;
       const seen = new Set<string>();
       let chunk: Trajectory[] = [];
       for await (const t of source) {
@@ -207,128 +227,174 @@ export class PostgresReplayBuffer implements ReplayBuffer {
     } finally {
       client.release();
     }
-    if (this.inProcess) await this.catchUp();
+    if (this.inProcess) {
+      const indexed = this.catchUp();
+      if (waitForIndex) await indexed;
+      else indexed.catch(() => undefined); // the next catch-up tries again
+    }
     return counts;
   }
 
-  /** Writes the trajectories of `chunk` not stored yet, inside the caller's transaction. */
+  /**
+   * Writes the trajectories of `chunk` not stored yet, inside the caller's transaction: a fixed
+   * number of statements per chunk, whatever its size. One INSERT per trajectory once made a
+   * served buffer write back 35 episodes/s under load (issue 58): each round trip waits its
+   * turn on a busy server.
+   */
   private async insert(
     client: pg.PoolClient,
     chunk: readonly Trajectory[],
     counts: AddResult,
   ): Promise<void> {
     if (chunk.length === 0) return;
-    const known = new Set(
-      (
-        await client.query('SELECT id FROM trajectories WHERE id = ANY($1)', [
-          chunk.map((t) => t.id),
-        ])
-      ).rows.map((r) => r.id as string),
-    );
-    const fresh = chunk.filter((t) => !known.has(t.id));
+    const observationId = await this.insertTasksAndObservations(client, chunk);
+    const rowids = await this.insertTrajectories(client, chunk, observationId);
+    const fresh = chunk.filter((t) => rowids.has(t.id));
     counts.skipped += chunk.length - fresh.length;
     counts.added += fresh.length;
     if (fresh.length === 0) return;
     const vectors = await this.encoder.encode(fresh.flatMap(transitions));
-    const observations = new Map<string, bigint>();
-    for (const t of fresh)
-      for (const o of [t.initial, ...t.steps.map((s) => s.observation)])
-        observations.set(JSON.stringify(o), observationHash(JSON.stringify(o)));
-    const jsons = [...observations.keys()];
-    await client.query(
-      `INSERT INTO observations (hash, json) SELECT * FROM unnest($1::bigint[], $2::text[])
-       ON CONFLICT (hash) DO NOTHING`,
-      [jsons.map((j) => String(observations.get(j))), jsons],
-    );
-    const ids = new Map<string, string>();
-    const found = await client.query(
-      'SELECT hash, id FROM observations WHERE hash = ANY($1::bigint[])',
-      [jsons.map((j) => String(observations.get(j)))],
-    );
-    const byHash = new Map(found.rows.map((r) => [String(r.hash), String(r.id)]));
-    for (const j of jsons) ids.set(j, byHash.get(String(observations.get(j))) as string);
-    const tasks = new Map(fresh.map((t) => [t.task.id, t.task]));
-    await client.query(
-      `INSERT INTO tasks (id, env, json) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
-       ON CONFLICT (id) DO NOTHING`,
+    const trajectories = fresh.map((t) => rowids.get(t.id) as string);
+    await this.insertTransitions(client, fresh, trajectories, observationId, vectors);
+  }
+
+  /** Stores the chunk's tasks and observations, each once; the observations' ids by JSON. */
+  private async insertTasksAndObservations(
+    client: pg.PoolClient,
+    chunk: readonly Trajectory[],
+  ): Promise<(o: Observation) => string> {
+    const hashes = new Map<string, string>();
+    for (const t of chunk)
+      for (const o of [t.initial, ...t.steps.map((s) => s.observation)]) {
+        const json = JSON.stringify(o);
+        if (!hashes.has(json)) hashes.set(json, String(observationHash(json)));
+      }
+    const tasks = [...new Map(chunk.map((t) => [t.task.id, t.task])).values()];
+    // The final SELECT sees the table as it was before the INSERTs: with `added`, every id.
+    const { rows } = await client.query(
+      `WITH tasks_added AS (
+         INSERT INTO tasks (id, env, json) SELECT * FROM unnest($3::text[], $4::text[], $5::text[])
+         ON CONFLICT (id) DO NOTHING),
+       added AS (
+         INSERT INTO observations (hash, json) SELECT * FROM unnest($1::bigint[], $2::text[])
+         ON CONFLICT (hash) DO NOTHING RETURNING hash, id)
+       SELECT hash, id FROM added
+       UNION ALL SELECT hash, id FROM observations WHERE hash = ANY($1::bigint[])`,
       [
-        [...tasks.keys()],
-        [...tasks.values()].map((t) => t.env),
-        [...tasks.values()].map((t) => JSON.stringify(t)),
+        [...hashes.values()],
+        [...hashes.keys()],
+        tasks.map((t) => t.id),
+        tasks.map((t) => t.env),
+        tasks.map((t) => JSON.stringify(t)),
       ],
     );
+    const byHash = new Map(rows.map((r) => [String(r.hash), String(r.id)]));
+    return (o) => byHash.get(hashes.get(JSON.stringify(o)) as string) as string;
+  }
+
+  /**
+   * One row per trajectory not stored yet, in the chunk's order (under the write lock, so no
+   * other add stores one meanwhile); the rowids of those stored now, by id.
+   */
+  private async insertTrajectories(
+    client: pg.PoolClient,
+    chunk: readonly Trajectory[],
+    observationId: (o: Observation) => string,
+  ): Promise<Map<string, string>> {
     const addedAt = new Date().toISOString();
+    const { rows } = await client.query(
+      `INSERT INTO trajectories (id, env, task_id, provenance, policy_id, seed, started_at, ended_at, added_at,
+         initial_observation, steps, final_reward, success)
+       SELECT u.id, u.env, u.task_id, u.provenance, u.policy_id, u.seed, u.started_at, u.ended_at, $9,
+         u.initial_observation, u.steps, u.final_reward, u.success
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[],
+         $8::text[], $10::bigint[], $11::int[], $12::float8[], $13::bool[]) WITH ORDINALITY
+         AS u(id, env, task_id, provenance, policy_id, seed, started_at, ended_at, initial_observation,
+           steps, final_reward, success, n)
+       ORDER BY u.n ON CONFLICT (id) DO NOTHING RETURNING rowid, id`,
+      [
+        chunk.map((t) => t.id),
+        chunk.map((t) => t.env),
+        chunk.map((t) => t.task.id),
+        chunk.map((t) => t.provenance),
+        chunk.map((t) => t.policyId),
+        chunk.map((t) => t.seed ?? null),
+        chunk.map((t) => t.startedAt),
+        chunk.map((t) => t.endedAt),
+        addedAt,
+        chunk.map((t) => observationId(t.initial)),
+        chunk.map((t) => t.steps.length),
+        chunk.map(finalReward),
+        chunk.map(isSuccess),
+      ],
+    );
+    return new Map(rows.map((r) => [r.id as string, String(r.rowid)]));
+  }
+
+  /** Every step of the trajectories stored now, in trajectory and step order. */
+  private async insertTransitions(
+    client: pg.PoolClient,
+    fresh: readonly Trajectory[],
+    rowids: readonly string[],
+    observationId: (o: Observation) => string,
+    vectors: readonly Float32Array[],
+  ): Promise<void> {
+    const rows = fresh.flatMap((t, i) => {
+      const states = [t.initial, ...t.steps.map((s) => s.observation)].map(observationId);
+      const success = isSuccess(t);
+      return t.steps.map((s, step) => ({ t, s, step, states, success, trajectory: rowids[i] }));
+    });
+    const column = <T>(f: (row: (typeof rows)[number]) => T) => rows.map(f);
     // With pgvector each vector goes in twice: as float32 bytes (the schema's, which processes
     // without pgvector index from) and as `vec`.
     const vec = this.vectorColumn
       ? { column: ', vec', value: ', u.vec::vector', array: ', $15::text[]', name: ', vec' }
       : { column: '', value: '', array: '', name: '' };
-    let v = 0;
-    for (const t of fresh) {
-      const success = isSuccess(t);
-      const observationId = (o: Observation) => ids.get(JSON.stringify(o)) as string;
-      const trajectory = (
-        await client.query(
-          `INSERT INTO trajectories (id, env, task_id, provenance, policy_id, seed, started_at, ended_at, added_at,
-             initial_observation, steps, final_reward, success)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING rowid`,
-          [
-            t.id,
-            t.env,
-            t.task.id,
-            t.provenance,
-            t.policyId,
-            t.seed ?? null,
-            t.startedAt,
-            t.endedAt,
-            addedAt,
-            observationId(t.initial),
-            t.steps.length,
-            finalReward(t),
-            success,
-          ],
-        )
-      ).rows[0].rowid as string;
-      const states = [t.initial, ...t.steps.map((s) => s.observation)].map(observationId);
-      const stepVectors = vectors.slice(v, v + t.steps.length);
-      v += t.steps.length;
-      await client.query(
-        `INSERT INTO transitions (trajectory, t, state, action, next_state, reward, terminated, truncated,
-           reasoning, info, provenance, env, success, embedding${vec.column})
-         SELECT $1, u.t, u.state, u.action, u.next_state, u.reward, u.terminated, u.truncated, u.reasoning,
-           u.info, $2, $3, $4, u.embedding${vec.value}
-         FROM unnest($5::int[], $6::bigint[], $7::text[], $8::bigint[], $9::float8[], $10::bool[], $11::bool[],
-           $12::text[], $13::text[], $14::bytea[]${vec.array})
-           AS u(t, state, action, next_state, reward, terminated, truncated, reasoning, info, embedding${vec.name})
-         ORDER BY u.t`,
-        [
-          trajectory,
-          t.provenance,
-          t.env,
-          success,
-          t.steps.map((_, i) => i),
-          states.slice(0, -1),
-          t.steps.map((s) => s.action),
-          states.slice(1),
-          t.steps.map((s) => s.reward),
-          t.steps.map((s) => s.terminated),
-          t.steps.map((s) => s.truncated),
-          t.steps.map((s) => s.reasoning ?? null),
-          t.steps.map((s) => (s.info === undefined ? null : JSON.stringify(s.info))),
-          stepVectors.map(vectorBytes),
-          ...(this.vectorColumn ? [stepVectors.map(vectorLiteral)] : []),
-        ],
-      );
-    }
+    await client.query(
+      `INSERT INTO transitions (trajectory, t, state, action, next_state, reward, terminated, truncated,
+         reasoning, info, provenance, env, success, embedding${vec.column})
+       SELECT u.trajectory, u.t, u.state, u.action, u.next_state, u.reward, u.terminated, u.truncated,
+         u.reasoning, u.info, u.provenance, u.env, u.success, u.embedding${vec.value}
+       FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::text[], $5::bigint[], $6::float8[],
+         $7::bool[], $8::bool[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bool[],
+         $14::bytea[]${vec.array}) WITH ORDINALITY
+         AS u(trajectory, t, state, action, next_state, reward, terminated, truncated, reasoning, info,
+           provenance, env, success, embedding${vec.name}, n)
+       ORDER BY u.n`,
+      [
+        column((r) => r.trajectory),
+        column((r) => r.step),
+        column((r) => r.states[r.step]),
+        column((r) => r.s.action),
+        column((r) => r.states[r.step + 1]),
+        column((r) => r.s.reward),
+        column((r) => r.s.terminated),
+        column((r) => r.s.truncated),
+        column((r) => r.s.reasoning ?? null),
+        column((r) => (r.s.info === undefined ? null : JSON.stringify(r.s.info))),
+        column((r) => r.t.provenance),
+        column((r) => r.t.env),
+        column((r) => r.success),
+        vectors.map(vectorBytes),
+        ...(this.vectorColumn ? [vectors.map(vectorLiteral)] : []),
+      ],
+    );
   }
 
   /**
    * Adds the transitions committed since the last catch-up (any process's) to the sampling pools
    * and, without pgvector, to the in-process indexes and filter columns. One catch-up runs at a
-   * time; callers share it.
+   * time. A caller needs one that starts after its call, so callers while one runs share the
+   * next, and at most one waits: every search asks for a catch-up, and a queue of one per search
+   * (hundreds a second under load) once held each add's catch-up for seconds.
    */
   private catchUp(): Promise<void> {
-    const run = (this.catchingUp ?? Promise.resolve()).then(() => this.catchUpNow());
+    if (this.nextCatchUp) return this.nextCatchUp;
+    const run = (this.catchingUp ?? Promise.resolve()).then(() => {
+      this.nextCatchUp = undefined;
+      return this.catchUpNow();
+    });
+    this.nextCatchUp = run;
     this.catchingUp = run.catch(() => undefined);
     return run;
   }
@@ -587,7 +653,7 @@ export class PostgresReplayBuffer implements ReplayBuffer {
     if (this.closed) return;
     this.closed = true;
     await this.catchingUp;
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.writes.end()]);
     if (this.ownsEncoder) await this.encoder.close?.();
   }
 

@@ -144,14 +144,11 @@ async function addVectorColumn(
 }
 
 /**
- * Whether the buffer's transitions carry `vec`: asked by writers that do not search with
- * pgvector themselves, inside their add's transaction after taking the write lock, so that an
- * add never leaves `vec` empty once another process has added the column.
+ * A row where the buffer's transitions carry `vec`, none where they do not: asked by writers
+ * that do not search with pgvector themselves, inside their add's transaction after taking the
+ * write lock, so that an add never leaves `vec` empty once another process has added the column.
  */
-export async function hasVectorColumn(client: pg.PoolClient): Promise<boolean> {
-  const { rows } = await client.query("SELECT 1 FROM meta WHERE key = 'vector_dimensions'");
-  return rows.length > 0;
-}
+export const VECTOR_COLUMN_QUERY = "SELECT 1 FROM meta WHERE key = 'vector_dimensions'";
 
 /** A vector as pgvector's text input; a float32 printed as a double reads back exactly. */
 export function vectorLiteral(vector: Float32Array): string {

@@ -11,6 +11,18 @@ export interface AddResult {
   skipped: number;
 }
 
+/** How an add resolves. */
+export interface AddOptions {
+  /**
+   * Resolve once the trajectories are committed, before this process's search indexes have taken
+   * them in (they do shortly after): read-your-writes is given up for a quicker answer. For
+   * writers that do not read back at once, such as a server's write-back, whose final step waits
+   * for the add with `--durable`. Buffers that index within the commit (SQLite) ignore it.
+   * @default true
+   */
+  waitForIndex?: boolean;
+}
+
 /** Which stored trajectories a read walks: one env, one provenance (or several). */
 export interface TrajectoryFilter {
   env?: string;
@@ -37,7 +49,7 @@ export interface ReplayBuffer {
   /** How transitions are embedded for retrieval. */
   readonly encoder: KeyEncoder;
   /** Adds trajectories in one transaction: all of them or, on any error, none. */
-  add(trajectories: readonly Trajectory[]): Promise<AddResult>;
+  add(trajectories: readonly Trajectory[], options?: AddOptions): Promise<AddResult>;
   /**
    * Adds every trajectory a source yields (a JSONL file read line by line, say), all or none —
    * the source's own errors included — without holding the source in memory.

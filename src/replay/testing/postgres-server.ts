@@ -13,12 +13,21 @@ export interface TestPostgres {
   stop(): void;
 }
 
+/** How a test PostgreSQL server runs. */
+export interface TestPostgresOptions {
+  /**
+   * Flush commits to disk, as a production server does. Default false: tests need no crash
+   * safety of the machine, and benchmarks of commit latency turn it on.
+   */
+  fsync?: boolean;
+}
+
 /**
  * Starts Debian's PostgreSQL server (`initdb` + `pg_ctl`) in a temporary directory on a free
  * port. As root, initdb refuses to run, so the server runs as the `postgres` user (through
  * `runuser`) in a directory that user owns. Fails with the fix named when it cannot start.
  */
-export async function startTestPostgres(): Promise<TestPostgres> {
+export async function startTestPostgres(options: TestPostgresOptions = {}): Promise<TestPostgres> {
   const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql') : [];
   const bin = versions
     .map((v) => `/usr/lib/postgresql/${v}/bin`)
@@ -69,7 +78,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     join(dir, 'log'),
     '-w',
     '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${options.fsync ? 'on' : 'off'} -c max_connections=200`,
     'start',
   ]);
   if (start.status !== 0)
