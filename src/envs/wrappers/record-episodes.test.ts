@@ -89,3 +89,32 @@ describe('collectingSuccesses', () => {
     expect(successes[0]).toMatchObject({ provenance: 'synthetic', seed: 1 });
   });
 });
+
+describe('collectingSuccesses', () => {
+  /** The corridor, saying its episodes started from a recorded state when reset with `from`. */
+  const branching = (): Env => {
+    const corridor = new Corridor(1);
+    return {
+      name: corridor.name,
+      reset: async (options) => {
+        const result = await corridor.reset();
+        return options?.from
+          ? { ...result, info: { ...result.info, branchedFrom: options.from } }
+          : result;
+      },
+      step: (action) => corridor.step(action),
+      close: () => corridor.close(),
+    };
+  };
+
+  it('keeps the successes of episodes from the start, not of branched ones', async () => {
+    const successes: Trajectory[] = [];
+    const env = collectingSuccesses(branching, successes, 'synthetic')();
+    await env.reset({ from: { trajectory: 'real-1', step: 3 } });
+    await env.step('forward');
+    expect(successes).toHaveLength(0);
+    await env.reset({ seed: 1 });
+    await env.step('forward');
+    expect(successes).toHaveLength(1);
+  });
+});

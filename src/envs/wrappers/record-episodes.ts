@@ -19,6 +19,11 @@ export interface RecordEpisodesOptions {
   provenance: Provenance;
   /** The policy that played, as stored. Default `unknown`. */
   policyId?: string;
+  /**
+   * Leave out episodes started from a recorded state (`reset({ from })`): their record starts
+   * mid-episode, so their actions cannot be replayed from the task's start. Default false.
+   */
+  skipBranched?: boolean;
 }
 
 /**
@@ -43,6 +48,10 @@ export class RecordEpisodes implements Env {
 
   async reset(options?: ResetOptions): Promise<ResetResult> {
     const result = await this.env.reset(options);
+    if (this.options.skipBranched && result.info.branchedFrom) {
+      this.episode = undefined;
+      return result;
+    }
     this.episode = {
       id: randomUUID(),
       env: this.env.name,
@@ -89,7 +98,8 @@ export class RecordEpisodes implements Env {
 /**
  * `makeEnv` with each env it makes recording its finished episodes that succeeded into
  * `successes` (labelled `provenance`): what a training run's synthetic successes were, to replay
- * them in the real env afterwards.
+ * them in the real env afterwards. Episodes branched from a recorded state are left out: replayed
+ * from the task's start, their actions would not be the episode's.
  */
 export function collectingSuccesses(
   makeEnv: () => Env,
@@ -99,6 +109,7 @@ export function collectingSuccesses(
   return () =>
     new RecordEpisodes(makeEnv(), {
       provenance,
+      skipBranched: true,
       onEpisode: (t) => {
         if (isSuccess(t)) successes.push(t);
       },
