@@ -174,6 +174,20 @@ describe('TrajectoryWriter and readTrajectories', () => {
     expect(await readTrajectories(path)).toEqual([makeTrajectory(0)]);
   });
 
+  it('in place, has each trajectory in the file once its write resolves, after those it held', async () => {
+    const path = join(dir, 'record.jsonl');
+    await writeAll(path, [makeTrajectory(0)]);
+    const writer = await TrajectoryWriter.open(path, { inPlace: true });
+    await writer.write(makeTrajectory(1));
+    // Not closed: what a crash would leave.
+    expect(await readTrajectories(path)).toEqual([makeTrajectory(0), makeTrajectory(1)]);
+    expect(existsSync(path + PARTIAL_SUFFIX)).toBe(false);
+    await writer.write(makeTrajectory(2));
+    await writer.abort();
+    expect(await readTrajectories(path)).toEqual([0, 1, 2].map(makeTrajectory));
+    expect(writer.count).toBe(2);
+  });
+
   it('skips blank lines and keeps counting them in line numbers', async () => {
     const path = join(dir, 'blanks.jsonl');
     const [a, b] = [makeTrajectory(0), makeTrajectory(1)];

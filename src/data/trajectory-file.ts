@@ -2,7 +2,9 @@
  * Reading and writing trajectory JSONL files (see docs/trajectory-format.md).
  *
  * The writer never leaves a half-written file under the final name: it writes to `<path>.partial`
- * and renames on close. The whole-file reader is all-or-nothing; the streaming reader is not.
+ * and renames on close — unless told to write in place, as a server's record is (a crash must
+ * not hide its finished episodes). The whole-file reader is all-or-nothing; the streaming reader
+ * is not.
  */
 
 import { constants } from 'node:fs';
@@ -37,6 +39,14 @@ export class TrajectoryWriteError extends DreamGymError {
 export interface TrajectoryWriterOptions {
   /** Keep the trajectories already in the file and add after them. Default false: replace the file. */
   append?: boolean;
+  /**
+   * Append to `path` itself, each line as it is written, instead of publishing `<path>.partial`
+   * at `close()`: a trajectory is in the file once its `write` resolves, and a crash of the
+   * process loses none written (a machine crash may lose the last ones; `close()` syncs). The
+   * file's trajectories are kept (`append` is implied), and `abort()` keeps what was written.
+   * For a server's `--record`, whose episodes end over days. Default false.
+   */
+  inPlace?: boolean;
 }
 
 /**
@@ -44,7 +54,8 @@ export interface TrajectoryWriterOptions {
  *
  * Lines go to `<path>.partial`; `close()` renames it to `path`, so a crash leaves the previous file
  * (if any) untouched and the partial one beside it. In append mode the existing file is first
- * copied to `<path>.partial`. Calls to `write` may overlap; lines land in call order.
+ * copied to `<path>.partial`. In place (`inPlace`), lines go straight to the end of `path`.
+ * Calls to `write` may overlap; lines land in call order.
  */
 export class TrajectoryWriter {
   #written = 0;
@@ -55,6 +66,7 @@ export class TrajectoryWriter {
   private constructor(
     /** The final file, which exists (with this writer's lines) once `close()` resolves. */
     readonly path: string,
+    /** Where the lines go until `close()`: `<path>.partial`, or `path` itself in place. */
     readonly partialPath: string,
     private readonly handle: FileHandle,
   ) {}
@@ -74,8 +86,9 @@ export class TrajectoryWriter {
         `${path} is a directory; give a file to write the trajectories to, e.g. ${join(path, 'episodes.jsonl')}.`,
       );
     }
-    const partialPath = path + PARTIAL_SUFFIX;
     await mkdir(dirname(path), { recursive: true });
+    if (options.inPlace) return new TrajectoryWriter(path, path, await openForAppend(path));
+    const partialPath = path + PARTIAL_SUFFIX;
     const handle = await claimPartial(path, partialPath, options.append ?? false);
     return new TrajectoryWriter(path, partialPath, handle);
   }
@@ -110,22 +123,29 @@ export class TrajectoryWriter {
   }
 
   /**
-   * Waits for pending writes, flushes to disk and renames `<path>.partial` to `path`. Calling it
-   * again returns the same promise. If a write failed, the partial file is left in place and
-   * close rejects.
+   * Waits for pending writes, flushes to disk and renames `<path>.partial` to `path` (in place,
+   * only flushes). Calling it again returns the same promise. If a write failed, the partial file
+   * is left in place and close rejects.
    */
   close(): Promise<void> {
     this.#ending ??= this.#finish();
     return this.#ending;
   }
 
-  /** Stops without publishing: deletes `<path>.partial` and leaves `path` as it was. */
+  /**
+   * Stops without publishing: deletes `<path>.partial` and leaves `path` as it was. In place, the
+   * lines written stay (they are the file's), and the file is closed.
+   */
   abort(): Promise<void> {
     this.#ending ??= this.#queue.then(async () => {
       await this.handle.close();
-      await rm(this.partialPath, { force: true });
+      if (!this.#inPlace) await rm(this.partialPath, { force: true });
     });
     return this.#ending;
+  }
+
+  get #inPlace(): boolean {
+    return this.partialPath === this.path;
   }
 
   async #finish(): Promise<void> {
@@ -140,7 +160,7 @@ export class TrajectoryWriter {
     } finally {
       await this.handle.close();
     }
-    await rename(this.partialPath, this.path);
+    if (!this.#inPlace) await rename(this.partialPath, this.path);
   }
 }
 
@@ -162,14 +182,22 @@ async function claimPartial(
     }
     throw error;
   }
-  let handle: FileHandle | undefined;
   try {
-    handle = await open(partialPath, 'a+');
+    return await openForAppend(partialPath);
+  } catch (error) {
+    await rm(partialPath, { force: true });
+    throw error;
+  }
+}
+
+/** Opens `path` (created if missing) for appending whole lines. */
+async function openForAppend(path: string): Promise<FileHandle> {
+  const handle = await open(path, 'a+');
+  try {
     await endWithNewline(handle);
     return handle;
   } catch (error) {
-    await handle?.close();
-    await rm(partialPath, { force: true });
+    await handle.close();
     throw error;
   }
 }

@@ -35,7 +35,10 @@ interface WorkerSettings {
   index: number;
   count: number;
   sockets: string[];
-  /** Send finished episodes to the primary (it writes the record file or runs the curriculum). */
+  /**
+   * Send finished episodes to the primary (it writes the record file or runs the curriculum),
+   * answering their final steps once it has.
+   */
   episodes: boolean;
   /** Ask the primary for the tasks of resets that name none (its curriculum's). */
   tasks: boolean;
@@ -45,7 +48,7 @@ interface WorkerSettings {
 type WorkerMessage =
   | { type: 'listening'; url: string; port: number }
   | { type: 'failed'; message: string; config: boolean }
-  | { type: 'episode'; trajectory: Trajectory }
+  | { type: 'episode'; requestId: number; trajectory: Trajectory }
   | { type: 'task-request'; requestId: number }
   | { type: 'slot-request'; requestId: number }
   | { type: 'slot-release' }
@@ -55,6 +58,7 @@ type WorkerMessage =
 type PrimaryMessage =
   | { type: 'stop'; drainMs?: number }
   | { type: 'task'; requestId: number; task?: Task; error?: string }
+  | { type: 'episode-taken'; requestId: number }
   | { type: 'slot'; requestId: number; granted: boolean };
 
 /**
@@ -124,7 +128,9 @@ export async function serveWorkers(
       `a worker's heap cap is a whole number of MB (0 for none), got ${heapMb}.`,
     );
   }
-  const writer = options.record ? await TrajectoryWriter.open(options.record) : undefined;
+  const writer = options.record
+    ? await TrajectoryWriter.open(options.record, { inPlace: true })
+    : undefined;
   let curriculum: ServedTaskFeed | undefined;
   try {
     curriculum =
@@ -186,7 +192,14 @@ export async function serveWorkers(
         } else if (message.type === 'failed') {
           reject(message.config ? new ConfigError(message.message) : new Error(message.message));
         } else if (message.type === 'episode') {
-          void onEpisode(message.trajectory);
+          void onEpisode(message.trajectory).finally(() => {
+            if (worker.isConnected()) {
+              worker.send({
+                type: 'episode-taken',
+                requestId: message.requestId,
+              } satisfies PrimaryMessage);
+            }
+          });
         } else if (message.type === 'task-request') {
           answerTask(worker, message.requestId, curriculum);
         } else if (message.type === 'slot-request') {
@@ -323,6 +336,7 @@ export async function runServeWorker(options: ServeEnvOptions): Promise<void> {
   });
   const asked = new Map<number, { resolve: (task: Task) => void; reject: (e: Error) => void }>();
   const slotAnswers = new Map<number, (granted: boolean) => void>();
+  const episodesSent = new Map<number, () => void>();
   let nextRequest = 0;
   const taskProvider = () =>
     new Promise<Task>((resolve, reject) => {
@@ -356,6 +370,9 @@ export async function runServeWorker(options: ServeEnvOptions): Promise<void> {
     } else if (message.type === 'slot') {
       slotAnswers.get(message.requestId)?.(message.granted);
       slotAnswers.delete(message.requestId);
+    } else if (message.type === 'episode-taken') {
+      episodesSent.get(message.requestId)?.();
+      episodesSent.delete(message.requestId);
     } else if (message.type === 'task') {
       const waiting = asked.get(message.requestId);
       asked.delete(message.requestId);
@@ -363,7 +380,12 @@ export async function runServeWorker(options: ServeEnvOptions): Promise<void> {
       else waiting?.reject(new Error(message.error ?? 'no task from the primary'));
     }
   });
-  process.on('disconnect', stop);
+  process.on('disconnect', () => {
+    // No answer will come: the final steps waiting for the primary go out (it is gone).
+    for (const answered of episodesSent.values()) answered();
+    episodesSent.clear();
+    stop();
+  });
   // A terminal's Ctrl-C reaches every worker as well as the primary, whose stop message may come
   // first: only a second signal means "now", as for a single server.
   let signals = 0;
@@ -381,9 +403,17 @@ export async function runServeWorker(options: ServeEnvOptions): Promise<void> {
       workers: { index: settings.index, count: settings.count, sockets: settings.sockets },
       capacity,
       ...(settings.episodes && {
-        onEpisode: (trajectory: Trajectory) => {
-          void send({ type: 'episode', trajectory });
-        },
+        // The final step is answered once the primary has the episode in the record file.
+        onEpisode: (trajectory: Trajectory) =>
+          new Promise<void>((resolve) => {
+            if (!process.connected) {
+              resolve();
+              return;
+            }
+            const requestId = nextRequest++;
+            episodesSent.set(requestId, resolve);
+            void send({ type: 'episode', requestId, trajectory });
+          }),
       }),
       ...(settings.tasks && { taskProvider }),
     });

@@ -48,7 +48,11 @@ export interface ServeEnvOptions {
   catalogSeed?: number;
   /** A synthetic env's database, passed on to the registry. */
   db?: string;
-  /** JSONL file that finished episodes are written to (our trajectory format). */
+  /**
+   * JSONL file (our trajectory format) that each episode is appended to as it ends, before the
+   * step that ended it is answered: a crash loses none a client saw finish. Trajectories already
+   * in the file are kept (a restarted server continues it).
+   */
   record?: string;
   /**
    * A synthetic env's finished episodes go back to its buffer as `synthetic`, where its
@@ -173,7 +177,8 @@ export interface ServedEnv extends ListeningServer {
 /**
  * `dreamgym serve` without the command line: the registry's env served on a port, finished
  * episodes written to `record` if given (and, for a synthetic env, back to its buffer). Closing
- * also finishes the record file and closes the buffer.
+ * records the open episodes as abandoned at once, without waiting for calls under way (see
+ * `SessionStore.closeAll`), then finishes the record file and the buffer's writes.
  */
 export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
   if (options.token !== undefined) checkToken(options.token);
@@ -209,7 +214,9 @@ export async function serveEnv(options: ServeEnvOptions): Promise<ServedEnv> {
   const entry = synthetic ?? envEntry(options.env);
   let writer: TrajectoryWriter | undefined;
   try {
-    writer = options.record ? await TrajectoryWriter.open(options.record) : undefined;
+    writer = options.record
+      ? await TrajectoryWriter.open(options.record, { inPlace: true })
+      : undefined;
   } catch (error) {
     await synthetic?.close();
     throw error;

@@ -86,6 +86,8 @@ export class Session {
   private pending = 0;
   private tail: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Set by {@link abandonNow}: a call under way then returns nothing to its client. */
+  private discarding = false;
   private readonly closeListeners: Array<(reason: string) => void> = [];
 
   constructor(
@@ -118,6 +120,7 @@ export class Session {
     return this.exclusive(async () => {
       await this.abandon('reset by the client before it ended');
       const { observation, info } = await this.env.reset(options);
+      this.checkNotDiscarding();
       this.episode = {
         id: episodeId ?? randomUUID(),
         task: info.task,
@@ -155,6 +158,7 @@ export class Session {
       const result = overlong
         ? refusedStep(episode.current, overlong)
         : await this.env.step(action);
+      this.checkNotDiscarding();
       this.recording.onStepTimed?.((performance.now() - started) / 1000, result);
       const state = episode.current;
       if (this.recording.onEpisode || this.recording.onAbandoned) {
@@ -207,6 +211,25 @@ export class Session {
       await this.abandon(reason);
       await this.env.close();
     });
+  }
+
+  /**
+   * Reports the unfinished episode abandoned now, without waiting for the call under way (a step
+   * held up by a slow LLM, say), whose result is then discarded: how a server that shuts down
+   * records its open episodes within its drain timeout. Close the session too ({@link close}: its
+   * env closes once that call returns).
+   */
+  async abandonNow(reason: string): Promise<void> {
+    this.discarding = true;
+    await this.abandon(reason);
+  }
+
+  private checkNotDiscarding(): void {
+    if (this.discarding) {
+      throw new EpisodePhaseError(
+        `session ${this.id} was closed while this call ran (the server is shutting down); its episode was recorded as abandoned. Open a new session.`,
+      );
+    }
   }
 
   /** Reports the current episode abandoned if it started and has not ended; at most once. */
@@ -289,6 +312,8 @@ export class Session {
     result: StepResult,
   ): Promise<void> {
     const { onTransition, onEpisode, provenance, policyId, warn } = this.recording;
+    // Read before awaiting: an abandonNow meanwhile ends the episode, and reports it itself.
+    const ended = episode.ended;
     try {
       await onTransition?.({
         task: episode.task,
@@ -300,7 +325,7 @@ export class Session {
         terminated: result.terminated,
         truncated: result.truncated,
       });
-      if (!episode.ended) return;
+      if (!ended) return;
       await onEpisode?.({
         id: episode.id,
         env: this.env.name,

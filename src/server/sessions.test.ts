@@ -50,7 +50,9 @@ function store(
   let now = 0;
   const sessions = new SessionStore({
     makeEnv: () => {
-      const env = new EchoEnv((action) => (action.startsWith('slow') ? 30 : 0));
+      const env = new EchoEnv((action) =>
+        action === 'hang' ? 500 : action.startsWith('slow') ? 30 : 0,
+      );
       envs.push(env);
       return env;
     },
@@ -276,6 +278,36 @@ describe('Session', () => {
     expect(transitions[0]?.action).toBe(long.slice(0, 50));
     expect(episodes[0]?.steps.map((step) => step.action.length)).toEqual([50, 50, 4]);
     expect(JSON.stringify(episodes).length).toBeLessThan(2_000);
+  });
+
+  it('closing all reports an episode abandoned at once, its step under way discarded, and waits for its env only the grace', async () => {
+    const abandoned: Array<{ steps: number; reason: string }> = [];
+    const warnings: string[] = [];
+    const { sessions, envs } = store({
+      recording: {
+        warn: (m) => warnings.push(m),
+        onAbandoned: (trajectory, reason) => {
+          abandoned.push({ steps: trajectory.steps.length, reason });
+        },
+      },
+    });
+    const session = await sessions.create();
+    await session.reset({}, 'ep');
+    await session.step('a');
+    const stepping = session.step('hang').then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
+    await sleep(5); // the step is in the env
+    await sessions.closeAll('server shutting down', 5);
+    expect(abandoned).toEqual([{ steps: 1, reason: 'server shutting down' }]);
+    expect(envs[0]?.closed).toBe(false);
+    expect(sessions.envsClosing).toBe(1);
+    expect(warnings).toEqual([expect.stringMatching(/^1 envs were still in a call 0.005 s after/)]);
+    expect(await stepping).toMatch(/was closed while this call ran/);
+    await sleep(1);
+    expect(envs[0]?.closed).toBe(true);
+    expect(sessions.envsClosing).toBe(0);
   });
 
   it('a failing hook is reported and does not fail the step', async () => {

@@ -30,6 +30,9 @@ export interface SessionStoreOptions {
   clock?: () => number;
 }
 
+/** How long closing every session waits for envs in a call, by default (see `closeAll`). */
+export const ENV_CLOSE_GRACE_MS = 2000;
+
 /** Ids go up to this, so they fit any client's int (AgentGym's are Python ints, JSON numbers). */
 const MAX_ID = 2 ** 31 - 1;
 
@@ -63,6 +66,8 @@ export class SessionStore {
   private readonly capacity: SessionCapacity;
   private readonly clock: () => number;
   private reaper: NodeJS.Timeout | undefined;
+  /** See {@link envsClosing}. */
+  private closing = 0;
 
   constructor(private readonly options: SessionStoreOptions) {
     this.clock = options.clock ?? Date.now;
@@ -171,10 +176,41 @@ export class SessionStore {
     this.reaper = setInterval(reap, every).unref();
   }
 
-  /** Stops the reaper and closes every session. */
-  async closeAll(reason = 'server shutting down'): Promise<void> {
+  /**
+   * Stops the reaper and closes every session: each unfinished episode is reported abandoned at
+   * once, even one with a call under way (its result is discarded), so a shutdown records them
+   * all within its timeout; then waits at most `graceMs` for the envs to close. An env still in a
+   * call then (an LLM request that times out in minutes) closes when it returns, and is counted
+   * in {@link envsClosing}.
+   */
+  async closeAll(reason = 'server shutting down', graceMs = ENV_CLOSE_GRACE_MS): Promise<void> {
     clearInterval(this.reaper);
     this.reaper = undefined;
-    await Promise.all(this.ids().map((id) => this.close(id, reason)));
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    for (const _ of sessions) this.capacity.release();
+    const closed = sessions.map((session) => {
+      this.closing++;
+      return session.close(reason).finally(() => this.closing--);
+    });
+    await Promise.all(sessions.map((session) => session.abandonNow(reason)));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(closed),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (this.closing > 0) {
+      this.options.recording.warn(
+        `${this.closing} envs were still in a call ${graceMs / 1000} s after their sessions closed; each closes when its call returns.`,
+      );
+    }
+  }
+
+  /** Envs of closed sessions still waiting for a call under way to return before they close. */
+  get envsClosing(): number {
+    return this.closing;
   }
 }

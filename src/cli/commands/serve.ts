@@ -32,6 +32,12 @@ import {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
+/**
+ * How long closing may take after the drain (recording the open episodes, finishing the record
+ * file and the buffer's writes) before the process exits regardless, in ms.
+ */
+const CLOSE_MARGIN_MS = 10_000;
+
 export function serveCommand(program: Command): void {
   addSiteOption(program.command('serve'))
     .description(
@@ -85,7 +91,7 @@ export function serveCommand(program: Command): void {
     .option('--db <path>', 'synthetic envs: the replay buffer (a SQLite file or a postgres:// URL)')
     .option(
       '--record <file>',
-      'write finished episodes to this JSONL file (provenance real-online); with --workers, one file written by the primary',
+      'append each episode to this JSONL file as it ends, before its last step is answered (kept across restarts); with --workers, one file written by the primary',
     )
     .option(
       '--experience <model>',
@@ -125,7 +131,7 @@ export function serveCommand(program: Command): void {
     )
     .option(
       '--drain-timeout <seconds>',
-      'on SIGTERM: take no new sessions or episodes and wait this long for open episodes to end before closing',
+      'on SIGTERM: take no new sessions or episodes and wait this long for open episodes to end; then they are recorded as abandoned and the server exits within 10 s more',
       intOption(0),
       30,
     )
@@ -145,9 +151,13 @@ export function serveCommand(program: Command): void {
       '--no-write-back',
       'synthetic envs: keep finished episodes out of the buffer (default: stored as synthetic)',
     )
+    .option(
+      '--durable',
+      'synthetic envs: answer the step that ends an episode only once the episode is committed to the buffer, so a crash loses none a client saw finish (default: answered once queued; see "Durability" below)',
+    )
     .addHelpText(
       'after',
-      `\nExamples:\n  dreamgym serve --env webshop --port 36001\n  dreamgym serve --env household --host 0.0.0.0 --token "$TOKEN" --record data/served.jsonl\n\nProtocols: AgentGym WebShop at http://HOST:PORT/, AgentGym ALFWorld at http://HOST:PORT/alfworld,\nOpenEnv at http://HOST:PORT/openenv (WebSocket sessions at ws://HOST:PORT/openenv/ws).\n\nWorkers: --workers N forks N processes that all listen on the port (node:cluster); each\nconnection goes to one of them. A session lives in the worker that created it, and its id says\nwhich: a request for it that reaches another worker is forwarded there, so clients that open a\nconnection per request (AgentGym's) work unchanged; clients that keep one connection per session\nskip the hop. OpenEnv WebSocket sessions stay on their connection's worker; an OpenEnv HTTP\nsession's requests name it (the session_id its reset answered) and are forwarded the same way.\n--max-sessions counts the sessions of every worker (the primary keeps the count); /metrics and\n/list_envs are per worker. A synthetic env's workers all write\nback to the one --db buffer; the record file and the --tasks pool are written by the primary\nalone. A worker that dies stops the server (exit code 1): its sessions are gone, and clients\nwould otherwise see some of their sessions vanish. Each worker's heap is capped at\n--worker-heap MB (default ${DEFAULT_WORKER_HEAP_MB}).\n\nLong runs: Node grows its heap lazily; one process (no --workers) caps it with\nNODE_OPTIONS=--max-old-space-size=1024.`,
+      `\nExamples:\n  dreamgym serve --env webshop --port 36001\n  dreamgym serve --env household --host 0.0.0.0 --token "$TOKEN" --record data/served.jsonl\n\nProtocols: AgentGym WebShop at http://HOST:PORT/, AgentGym ALFWorld at http://HOST:PORT/alfworld,\nOpenEnv at http://HOST:PORT/openenv (WebSocket sessions at ws://HOST:PORT/openenv/ws).\n\nWorkers: --workers N forks N processes that all listen on the port (node:cluster); each\nconnection goes to one of them. A session lives in the worker that created it, and its id says\nwhich: a request for it that reaches another worker is forwarded there, so clients that open a\nconnection per request (AgentGym's) work unchanged; clients that keep one connection per session\nskip the hop. OpenEnv WebSocket sessions stay on their connection's worker; an OpenEnv HTTP\nsession's requests name it (the session_id its reset answered) and are forwarded the same way.\n--max-sessions counts the sessions of every worker (the primary keeps the count); /metrics and\n/list_envs are per worker. A synthetic env's workers all write\nback to the one --db buffer; the record file and the --tasks pool are written by the primary\nalone. A worker that dies stops the server (exit code 1): its sessions are gone, and clients\nwould otherwise see some of their sessions vanish. Each worker's heap is capped at\n--worker-heap MB (default ${DEFAULT_WORKER_HEAP_MB}).\n\nDurability: each episode is in the --record file before the step that ends it is answered,\nso a crash loses none a client saw finish. A synthetic env writes its episodes back to the\n--db buffer in batches, behind the answers: a crash (SIGKILL, out of memory) loses those not\nwritten yet, at most 500 (per worker); past 500 waiting, the steps that end episodes wait for the buffer\ninstead (back-pressure). --durable answers them only once the episode is committed. SIGTERM\ndrains for --drain-timeout, then records the open episodes as abandoned (a step still running\nis discarded) and exits within 10 s more; a second signal exits at once.\n\nLong runs: Node grows its heap lazily; one process (no --workers) caps it with\nNODE_OPTIONS=--max-old-space-size=1024.`,
     )
     .action(async (o) => {
       const token = serveToken(o.token);
@@ -166,6 +176,7 @@ export function serveCommand(program: Command): void {
         ...(o.db !== undefined && { db: o.db }),
         ...(o.record !== undefined && { record: o.record }),
         writeBack: o.writeBack,
+        ...(o.durable && { durable: true }),
         ...servedLlmFromFlags(o),
         ...(o.k !== undefined && { k: o.k }),
         ...(o.realShare !== undefined && { realShare: o.realShare }),
@@ -229,7 +240,9 @@ export function serveCommand(program: Command): void {
       console.log(`\n${stop.signal ?? 'worker died'}: closing sessions…`);
       // A second signal means "now": what was not written yet is lost, which it says.
       const now = () => {
-        console.error('second signal: exiting without finishing the record file or the buffer.');
+        console.error(
+          'second signal: exiting now. The record file has every finished episode; open episodes are not recorded, and finished ones not yet written to the buffer are lost (none with --durable).',
+        );
         if ('kill' in served) served.kill();
         process.exit(130);
       };
@@ -239,14 +252,28 @@ export function serveCommand(program: Command): void {
       if (drainMs > 0) {
         console.log(`draining for up to ${o.drainTimeout} s: no new sessions or episodes…`);
       }
+      const overdue = setTimeout(() => {
+        console.error(
+          `closing took over ${CLOSE_MARGIN_MS / 1000} s after the drain (the buffer's writes did not finish): exiting; episodes not yet written to the buffer are lost.`,
+        );
+        if ('kill' in served) served.kill();
+        process.exit(1);
+      }, drainMs + CLOSE_MARGIN_MS).unref();
       const { stats, failures } =
         'workerDied' in served ? await served.close(drainMs) : await closeOne(served, drainMs);
+      clearTimeout(overdue);
       for (const failure of failures) console.error(failure);
       console.log(
         `served ${stats.sessionsOpened} sessions, ${stats.episodesFinished} finished episodes, ${stats.steps} steps` +
           (o.record ? `\nwrote ${served.recorded()} episodes to ${o.record}` : ''),
       );
-      if (stop.death || failures.length > 0) throw new CliExit(1);
+      const code = stop.death || failures.length > 0 ? 1 : 0;
+      // An env still in a call (an LLM request that times out in minutes) would keep the closed
+      // server's process alive for it.
+      if (!('workerDied' in served) && served.server.sessions.envsClosing > 0) {
+        await exitFlushed(code);
+      }
+      if (code !== 0) throw new CliExit(code);
     });
 }
 
@@ -278,6 +305,19 @@ function serveToken(flag: string | undefined): string | undefined {
   if (flag !== undefined) return checkToken(flag, '--token');
   const fromEnv = process.env.DREAMGYM_TOKEN;
   return fromEnv === undefined ? undefined : checkToken(fromEnv, '$DREAMGYM_TOKEN');
+}
+
+/**
+ * Ends the process once stdout and stderr have taken what was printed (a plain `process.exit`
+ * may cut a piped stdout short).
+ */
+async function exitFlushed(code: number): Promise<never> {
+  await Promise.all(
+    [process.stdout, process.stderr].map(
+      (stream) => new Promise((resolve) => stream.write('', resolve)),
+    ),
+  );
+  process.exit(code);
 }
 
 /** Closes a single-process server; its counts. */
