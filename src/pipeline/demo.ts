@@ -400,10 +400,13 @@ async function runSeed(
         frozen = false,
         explain = false,
         experienceModel,
+        branched = true,
       }: {
         synthetic?: Pick<SyntheticOptions, 'k' | 'history'>;
         useCurriculum?: boolean;
         frozen?: boolean;
+        /** Branch as `options.branching` says (false: every group from a task's start). */
+        branched?: boolean;
         /** Record {@link CurriculumStats} (replays a sample of its synthetic successes). */
         explain?: boolean;
         /** Over the row's buffer; default the demo's experience model. */
@@ -437,8 +440,10 @@ async function runSeed(
               },
         );
         const successes: Trajectory[] = [];
-        const branching = options.branching?.share
-          ? await bufferBranchPoints(rowBuffer, setup.name, policy, options.branching.pick)
+        const branchingOptions =
+          branched && options.branching?.share ? options.branching : undefined;
+        const branching = branchingOptions
+          ? await bufferBranchPoints(rowBuffer, setup.name, policy, branchingOptions.pick)
           : undefined;
         const history = await train(
           {
@@ -460,8 +465,8 @@ async function runSeed(
           trainer({
             algo,
             iterations: options.syntheticIterations,
-            ...(options.branching && {
-              branching: { share: options.branching.share, horizon: options.branching.horizon },
+            ...(branchingOptions && {
+              branching: { share: branchingOptions.share, horizon: branchingOptions.horizon },
             }),
           }),
         );
@@ -493,15 +498,19 @@ async function runSeed(
     // buffer stays empty too: written-back episodes would ground it in its own guesses.
     const empty = await ReplayBuffer.open({ encoder: new TransitionEncoder() });
     const ungrounded = await makeModel(setup, empty);
+    // Nor does it branch: the buffer's real states are retrieval's ground too.
     await row(
       '− retrieval',
       dreamRl('grpo', '− retrieval', {
         synthetic: { k: 0 },
         frozen: true,
         experienceModel: () => ungrounded,
+        branched: false,
       }),
     );
     await empty.close();
+    if (options.branching?.share)
+      await row('− branching', dreamRl('grpo', '− branching', { branched: false }));
     await row('− history', dreamRl('grpo', '− history', { synthetic: { history: false } }));
     // The buffer frozen at the offline data: no write-back, real demonstrations only, no refresh.
     await row('− co-evolution', dreamRl('grpo', '− co-evolution', { frozen: true }));
