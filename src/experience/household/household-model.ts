@@ -39,11 +39,11 @@ import { roomLike } from './room.ts';
  * (and lamp) is placed in a plausible unseen receptacle so the task stays solvable. Reward 1 and
  * termination when the instruction's goal (public ALFWorld task semantics) holds.
  *
- * Its uncertainty is that of what a step makes up (see `guessed`): where the episode goes
- * (whether the task's room has that receptacle), what a receptacle shows on first sight, where
- * a lamp stands. What the grammar and the episode memory decide (take, move, heat, an ending by
- * the goal's rules, a command the env refuses) adds none: its doubt lies in the guesses it
- * rests on, counted where they were made.
+ * Its uncertainty is that of what a step makes up that the task's outcome rests on (see
+ * `guessed`): where the episode goes (whether the task's room has that receptacle), whether a
+ * receptacle holds the task's object on first sight, where its lamp stands. What the grammar and
+ * the episode memory decide (take, move, heat, an ending by the goal's rules, a command the env
+ * refuses) adds none: its doubt lies in the guesses it rests on, counted where they were made.
  */
 export class HouseholdExperienceModel implements ExperienceModel {
   readonly id = 'llm-free/household';
@@ -123,7 +123,7 @@ export class HouseholdExperienceModel implements ExperienceModel {
       nextState: { text, instruction: task.instruction, actions },
       reward: success ? 1 : 0,
       terminated: success,
-      uncertainty: this.guessed(task, command, memory, before),
+      uncertainty: this.guessed(task, goal, command, memory, before),
     };
   }
 
@@ -131,13 +131,16 @@ export class HouseholdExperienceModel implements ExperienceModel {
    * How unsure what the step made up is, each guess taken as its chance of being wrong:
    * - a `go` to a receptacle: 0 or 1 where real episodes of this task showed its room (the room
    *   has it or not), else 1 − the share of real rooms with one of that name;
-   * - contents on first sight: 1 − the Jaccard overlap of the object types shown and those real
-   *   episodes of this task saw there; where none saw it, 1 for any object shown (made up), and
-   *   for an empty one the share of the buffer's receptacles of the type that held something;
+   * - a receptacle's first sight: whether it holds the task's object, 0 or 1 by what real
+   *   episodes of this task saw there; where none saw it, 1 if it shows one (placed there for the
+   *   task), else how often such receptacles held one in the buffer. The other objects shown are
+   *   made up too, but the task's outcome does not rest on them: MOPO's bound counts a model's
+   *   error only as far as it moves the value;
    * - a lamp placed: 0 where a real episode of this task used one of its type there, else 1.
    */
   private guessed(
     task: Task,
+    goal: Goal | undefined,
     command: Command,
     memory: Memory,
     before: { revealed: ReadonlySet<string>; lamps: number },
@@ -153,24 +156,21 @@ export class HouseholdExperienceModel implements ExperienceModel {
           ? Number(!world.receptacles.has(at))
           : 1 - this.knowledge.roomShare(at);
     const shown = memory.contents.get(at);
-    let contents = 0;
-    if (shown && !before.revealed.has(at)) {
-      const types = new Set(shown.map(typeOf));
+    let object = 0;
+    if (goal && shown && !before.revealed.has(at)) {
+      const shows = shown.some((o) => typeOf(o) === goal.object);
       const real = world?.contents.get(at);
-      const stats = this.knowledge.contents.get(typeOf(at));
-      contents = real
-        ? 1 - jaccard(types, real)
-        : types.size > 0
+      object = real
+        ? Number(shows !== real.has(goal.object))
+        : shows
           ? 1
-          : stats && stats.seen > 0
-            ? 1 - stats.empty / stats.seen
-            : 1;
+          : this.knowledge.holdShare(goal.object, typeOf(at));
     }
     let lamp = 0;
     if (memory.lamps.size > before.lamps)
       for (const [name, stands] of memory.lamps)
         if (stands === at) lamp = Number(!world?.lamps.get(typeOf(name))?.has(at));
-    return anyWrong(room, contents, lamp);
+    return anyWrong(room, object, lamp);
   }
 
   /** Receptacle types the room must have for the goal (alternatives per requirement). */
@@ -393,12 +393,4 @@ export class HouseholdExperienceModel implements ExperienceModel {
       ...(transform && { transform }),
     });
   }
-}
-
-/** Jaccard overlap of two sets (1 for two empty ones). */
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let both = 0;
-  for (const x of a) if (b.has(x)) both++;
-  return both / (a.size + b.size - both);
 }

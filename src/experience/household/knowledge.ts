@@ -187,6 +187,16 @@ export class HouseholdKnowledge {
     return this.accepting.has(typeOf(receptacle)) || !this.contents.has(typeOf(receptacle));
   }
 
+  /**
+   * How often the buffer's receptacles of this type held an object of that type on first sight
+   * (objects counted, so at most an upper bound; 1 at most); 1 for a type never seen.
+   */
+  holdShare(object: string, receptacle: string): number {
+    const stats = this.contents.get(receptacle);
+    if (!stats || stats.seen === 0) return 1;
+    return Math.min(1, (stats.types.get(object) ?? 0) / stats.seen);
+  }
+
   /** How plausible it is to find `object` type in `receptacle` type (a smoothed frequency). */
   affinity(object: string, receptacle: string): number {
     const stats = this.contents.get(receptacle);
