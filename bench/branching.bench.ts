@@ -3,7 +3,8 @@
  * start from the buffer's real states, held-out success in the real env, over seeds. Per env and
  * seed: the scripted expert (ε = 0.3) plays BENCH_BRANCHING_OFFLINE (500) train tasks into a
  * buffer, the env's LLM-free model learns it, and each configuration of BENCH_BRANCHING_CONFIGS
- * (`share:horizon:pick`, comma-separated; default `0:5:uniform,0.5:5:uniform,1:5:uniform`)
+ * (`share:horizon:pick[:λ[:τ]]`, comma-separated; default `0:5:uniform,0.5:5:uniform,1:5:uniform`;
+ * λ the uncertainty penalty, τ the halt, see `syntheticFactory`'s `uncertainty`)
  * trains a fresh policy — from scratch, or from BC with BENCH_BRANCHING_START=bc — for
  * BENCH_BRANCHING_ITERATIONS (30) iterations of 16 groups × 8, as the demo's DreamGym GRPO row.
  * Each trained policy plays BENCH_BRANCHING_EVAL (200) held-out test tasks in the real env,
@@ -43,11 +44,13 @@ const ALGO = (process.env.BENCH_BRANCHING_ALGO ?? 'grpo') as 'grpo' | 'ppo';
 const CONFIGS = (process.env.BENCH_BRANCHING_CONFIGS ?? '0:5:uniform,0.5:5:uniform,1:5:uniform')
   .split(',')
   .map((c) => {
-    const [share, horizon, pick] = c.split(':');
+    const [share, horizon, pick, penalty, halt] = c.split(':');
     return {
       share: Number(share),
       horizon: Number(horizon ?? 5),
       pick: (pick ?? 'uniform') as BranchPick,
+      ...(penalty && { penalty: Number(penalty) }),
+      ...(halt && { halt: Number(halt) }),
     };
   });
 const REPLAY = 100;
@@ -136,7 +139,7 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
   }
   const runs: Array<{ name: string; branching: (typeof CONFIGS)[number]; oracle?: boolean }> =
     CONFIGS.map((branching) => ({
-      name: `share ${branching.share}, H ${branching.horizon}, ${branching.pick}`,
+      name: `share ${branching.share}, H ${branching.horizon}, ${branching.pick}${branching.penalty === undefined ? '' : `, λ ${branching.penalty}`}${branching.halt === undefined ? '' : `, τ ${branching.halt}`}`,
       branching,
     }));
   if (ORACLE) {
@@ -144,9 +147,17 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
     runs.push({ name: `ORACLE model, share ${branching.share}`, branching, oracle: true });
   }
   for (const { name, branching, oracle } of runs) {
+    const { penalty, halt } = branching;
     const makeEnv = oracle
       ? syntheticFactory(setup, buffer, new OracleExperienceModel(setup.makeReal))
-      : synthetic;
+      : penalty !== undefined || halt !== undefined
+        ? syntheticFactory(setup, buffer, model, {
+            uncertainty: {
+              ...(penalty !== undefined && { penalty }),
+              ...(halt !== undefined && { halt }),
+            },
+          })
+        : synthetic;
     const policy = new ChoicePolicy({ seed });
     if (START === 'bc') behaviourCloning(policy, offline, { seed });
     const started = performance.now();
