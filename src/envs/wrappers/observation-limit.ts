@@ -9,7 +9,7 @@ import type { Env, ResetOptions, ResetResult, StepResult } from '../env.ts';
 /**
  * Keeps the text an env hands back within `maxChars` characters: an observation's text, and each
  * string of its `info` (an MCP env's `checkResult`, an answer), are cut to their first `maxChars`
- * and a line saying how long they were ({@link clipText}); `info.clipped` says which were. Its
+ * and a line saying how long they were (`clipText`); `info.clipped` says which were. Its
  * place is around envs whose observations come from a server dreamgym does not control, where one
  * tool result of megabytes would otherwise be stored whole in every file and buffer it reaches.
  */
