@@ -8,8 +8,8 @@
  * trains a fresh policy — from scratch, or from BC with BENCH_BRANCHING_START=bc — for
  * BENCH_BRANCHING_ITERATIONS (30) iterations of 16 groups × 8, as the demo's DreamGym GRPO row.
  * Each trained policy plays BENCH_BRANCHING_EVAL (200) held-out test tasks in the real env,
- * greedy; it also plays 100 train tasks in the synthetic env, whose successes are replayed in the
- * real env (the share false there). A row of the same algorithm in the real env with
+ * greedy; it also plays 100 train tasks in the synthetic env it trained in (with its halt and
+ * penalty), whose successes are replayed in the real env (the share false there). A row of the same algorithm in the real env with
  * BENCH_BRANCHING_REAL (20,000, the demo's B; 0 leaves it out) real steps gives the reference.
  * BENCH_BRANCHING_ENVS (webshop), BENCH_BRANCHING_SEEDS (3), BENCH_BRANCHING_ALGO (grpo or ppo),
  * BENCH_BRANCHING_TASKS and BENCH_BRANCHING_GROUP (16 × 8), BENCH_BRANCHING_EVAL_TEMPERATURE (0).
@@ -189,7 +189,8 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
         temperature: EVAL_TEMPERATURE,
       })
     ).success.mean;
-    rows[name] = { success, seconds, ...(await falsePositives(setup, synthetic, policy, seed)) };
+    // In the env it trained in (its halt and penalty too): the successes its trainer was paid for.
+    rows[name] = { success, seconds, ...(await falsePositives(setup, makeEnv, policy, seed)) };
     console.log(
       `${env} seed ${seed} ${name}: held-out ${pct(success)}, ${pct(rows[name].falsePositive)} of ${rows[name].syntheticSuccesses} synthetic successes false on replay, ${seconds.toFixed(0)} s`,
     );
