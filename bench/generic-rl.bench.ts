@@ -14,7 +14,8 @@
  * the synthetic env, and its synthetic successes are replayed in the real env: the share that
  * fails there is the false-positive rate, and the share of its training episodes whose ending the
  * synthetic env left unjudged (out of the update) is recorded. BENCH_GENERIC_RL_ENVS narrows the
- * envs; BENCH_GENERIC_RL_SCRATCH=0 leaves out the from-scratch row.
+ * envs; BENCH_GENERIC_RL_SCRATCH=0 leaves out the from-scratch row; BENCH_GENERIC_RL_BRANCH=P
+ * branches that share of the DreamGym rows' groups from real states of the buffer.
  *
  * Model-based selection (BENCH_GENERIC_RL_VALIDATION, default 50; 0 turns it off): the last V
  * offline tasks are held out of the DreamGym rows' training; the policy is evaluated on them in
@@ -26,6 +27,7 @@
 import { initTf } from '../src/core/tf.ts';
 import { isSuccess } from '../src/core/types.ts';
 import { llmFreeModel } from '../src/experience/llm-free.ts';
+import { bufferBranchPoints } from '../src/pipeline/branching.ts';
 import {
   type EnvSetup,
   envSetup,
@@ -51,6 +53,8 @@ const SCRATCH = process.env.BENCH_GENERIC_RL_SCRATCH !== '0';
 const REPLAY = 100;
 const KL = Number(process.env.BENCH_GENERIC_RL_KL ?? 5);
 const VALIDATION = Number(process.env.BENCH_GENERIC_RL_VALIDATION ?? 50);
+/** Share of the DreamGym rows' groups branched from real states (H = 5). Default 0. */
+const BRANCH_SHARE = Number(process.env.BENCH_GENERIC_RL_BRANCH ?? 0);
 const GRPO = {
   algo: 'grpo' as const,
   tasksPerIteration: 16,
@@ -146,6 +150,9 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
         makeEnv: synthetic,
         trainTasks: dreamTasks,
         provenance: 'synthetic',
+        ...(BRANCH_SHARE > 0 && {
+          branchPoints: (await bufferBranchPoints(buffer, setup.name, policy)).branchPoints,
+        }),
         ...(VALIDATION > 0 && { makeEvalEnv: synthetic, evalTasks: validationTasks }),
         onIteration: async (m) => {
           if (m.iteration === iterations - 1) {
@@ -156,9 +163,12 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
           }
         },
       },
-      VALIDATION > 0
-        ? { ...config, evalEvery: 1, evalEpisodes: VALIDATION, keepBest: true }
-        : config,
+      {
+        ...(VALIDATION > 0
+          ? { ...config, evalEvery: 1, evalEpisodes: VALIDATION, keepBest: true }
+          : config),
+        branching: { share: BRANCH_SHARE, horizon: 5 },
+      },
     );
     const episodes = history.reduce((n, m) => n + m.rollout.episodes, 0);
     const unjudged = history.reduce((n, m) => n + m.rollout.unjudged, 0) / Math.max(1, episodes);
