@@ -39,7 +39,16 @@ function result(options: Partial<DemoResult['options']>, llmCalls = 0): DemoResu
       row('DreamGym GRPO (synthetic only)', 0, 25_000, [100, 100]),
     ],
     rankAgreement: [
-      { seed: 0, tau: 0.8, low: 0.6, high: 1, policies: 3, resamples: 2000, defined: 2000 },
+      {
+        seed: 0,
+        tau: 0.8,
+        low: 0.6,
+        high: 1,
+        policies: 3,
+        resamples: 2000,
+        defined: 2000,
+        offlineTasks: { tau: 1, low: 1, high: 1, policies: 3, resamples: 2000, defined: 2000 },
+      },
     ],
     llm: { calls: llmCalls, promptTokens: 3 * llmCalls, completionTokens: llmCalls, costUsd: 0.5 },
     options: {
@@ -103,11 +112,17 @@ describe('rankTable', () => {
     const base = result({});
     const rows = base.rows.map((r, i) => ({
       ...r,
-      seeds: r.seeds.map((s) => ({ ...s, synthetic: wilson(10 * (i + 1), 100) })),
+      seeds: r.seeds.map((s) => ({
+        ...s,
+        synthetic: wilson(10 * (i + 1), 100),
+        offlineTasks: { real: wilson(30, 100), synthetic: wilson(40, 100) },
+      })),
     }));
     const text = rankTable({ ...base, rows });
-    expect(text).toContain('| GRPO (real, B = 20000) | 50.0% | 20.0% |');
-    expect(text).toContain('seed 0: τ 0.80 [0.60, 1.00]');
+    expect(text).toContain('| GRPO (real, B = 20000) | 50.0% | 20.0% | 30.0% | 40.0% |');
+    expect(text).toContain(
+      'seed 0: test tasks τ 0.80 [0.60, 1.00], offline tasks τ 1.00 [1.00, 1.00]',
+    );
     expect(text).toContain('over 3 rows');
   });
 });

@@ -7,6 +7,7 @@ import {
   paperFigureFor,
 } from '../report/paper-reference.ts';
 import { learningCurveSpec, renderChart, successVsRealSpec } from '../report/plots.ts';
+import type { RankAgreement } from '../report/rank-agreement.ts';
 import { formatMean, formatRate } from '../report/stats.ts';
 import { DEFAULT_REAL_SHARE } from './config.ts';
 import type { DemoResult } from './demo.ts';
@@ -109,16 +110,19 @@ export function rankTable(result: Pick<DemoResult, 'rows' | 'rankAgreement'>): s
   const first = (r: DemoResult['rows'][number]) => r.seeds[0];
   const pct = (x: number | undefined) => (x === undefined ? '–' : `${(100 * x).toFixed(1)}%`);
   const table = [
-    '| method | real env | synthetic env |',
-    '|---|---|---|',
-    ...result.rows.map(
-      (r) => `| ${r.method} | ${pct(first(r)?.success.mean)} | ${pct(first(r)?.synthetic?.mean)} |`,
-    ),
+    '| method | test tasks: real env | test tasks: synthetic env | offline tasks: real env | offline tasks: synthetic env |',
+    '|---|---|---|---|---|',
+    ...result.rows.map((r) => {
+      const s = first(r);
+      return `| ${r.method} | ${pct(s?.success.mean)} | ${pct(s?.synthetic?.mean)} | ${pct(s?.offlineTasks?.real.mean)} | ${pct(s?.offlineTasks?.synthetic.mean)} |`;
+    }),
   ];
+  const tau = (a: RankAgreement) =>
+    `τ ${a.tau.toFixed(2)} [${a.low.toFixed(2)}, ${a.high.toFixed(2)}]`;
   const taus = result.rankAgreement.map(
-    (a) => `seed ${a.seed}: τ ${a.tau.toFixed(2)} [${a.low.toFixed(2)}, ${a.high.toFixed(2)}]`,
+    (a) => `seed ${a.seed}: test tasks ${tau(a)}, offline tasks ${tau(a.offlineTasks)}`,
   );
-  return `${table.join('\n')}\n\nHeld-out success of each row's policy on the same test tasks (the first seed's), in the real env and in the synthetic env learnt from the offline data (frozen, nothing written back). Kendall's τ-b of the two orderings over ${result.rows.length} rows, with a 95% bootstrap interval over the test episodes: ${taus.join('; ')}.`;
+  return `${table.join('\n')}\n\nSuccess of each row's policy (the first seed's) on the held-out test tasks and on the offline episodes' own tasks (the synthetic env's ground), in the real env and in the synthetic env learnt from the offline data (frozen, nothing written back). Kendall's τ-b of the real and synthetic orderings over ${result.rows.length} rows, with a 95% bootstrap interval over the episodes: ${taus.join('; ')}.`;
 }
 
 /** Writes report.md and the plots (SVG and PNG) into `dir`; returns the report's path. */

@@ -65,18 +65,21 @@ describe('DreamGym demo (tiny end to end)', () => {
       );
       expect(r.success.low).toBeLessThanOrEqual(r.success.mean);
       // Every row's policy is also played in the synthetic env, on the same 20 test tasks.
-      for (const s of r.seeds) expect(s.synthetic?.n).toBe(20);
+      for (const s of r.seeds) {
+        expect(s.synthetic?.n).toBe(20);
+        expect([s.offlineTasks?.real.n, s.offlineTasks?.synthetic.n]).toEqual([20, 20]);
+      }
     }
-    expect(result.rankAgreement.map((a) => [a.seed, a.policies])).toEqual([
-      [1, 9],
-      [2, 9],
+    expect(result.rankAgreement.map((a) => [a.seed, a.policies, a.offlineTasks.policies])).toEqual([
+      [1, 9, 9],
+      [2, 9, 9],
     ]);
 
     const report = await writeDemoReport(result, outDir);
     const text = readFileSync(report, 'utf8');
     for (const r of result.rows) expect(text).toContain(`| ${r.method} |`);
     expect(text).toContain('mean of 2 seeds');
-    expect(text).toMatch(/Kendall's τ-b of the two orderings over 9 rows.*seed 1: τ/);
+    expect(text).toMatch(/orderings over 9 rows.*seed 1: test tasks τ .*, offline tasks τ /);
     for (const file of [
       'results.json',
       'success-vs-real.svg',

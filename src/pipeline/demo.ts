@@ -140,6 +140,11 @@ export interface SeedRow {
    * nothing written back): does the synthetic env rank the rows as the real one does?
    */
   synthetic?: Estimate;
+  /**
+   * The row's policy on the offline episodes' own tasks (the synthetic env's ground), in the
+   * real env and in the synthetic one.
+   */
+  offlineTasks?: { real: Estimate; synthetic: Estimate };
 }
 
 /** Synthetic successes replayed per task origin by {@link CurriculumStats}. */
@@ -172,6 +177,9 @@ export interface DemoRow extends Omit<SeedRow, 'seed'> {
   seeds: SeedRow[];
 }
 
+/** One seed's sim/real rank agreement on the held-out tasks and on the offline tasks. */
+export type SeedAgreement = RankAgreement & { seed: number; offlineTasks: RankAgreement };
+
 export interface DemoResult {
   env: string;
   /** Of the first seed's offline data. */
@@ -182,9 +190,10 @@ export interface DemoResult {
   rows: DemoRow[];
   /**
    * Per seed, Kendall's τ between the rows' held-out success in the synthetic env and in the
-   * real one, with its bootstrap interval (see `rankAgreement`).
+   * real one, with its bootstrap interval (see `rankAgreement`); `offlineTasks` the same on the
+   * offline episodes' tasks, where the model has ground to judge.
    */
-  rankAgreement: Array<RankAgreement & { seed: number }>;
+  rankAgreement: Array<SeedAgreement>;
   /** LLM calls the demo made (the experience model's, a judge's), tokens and money (0 LLM-free). */
   llm: Pick<LlmStatsSnapshot, 'calls' | 'promptTokens' | 'completionTokens' | 'costUsd'>;
   options: Omit<
@@ -211,7 +220,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     rows: Array<SeedRow & { method: string }>;
     offline: Trajectory[];
     experienceModel: string;
-    rankAgreement: RankAgreement & { seed: number };
+    rankAgreement: SeedAgreement;
   }> = [];
   for (const seed of seeds) {
     if (seeds.length > 1) options.onProgress?.(`seed ${seed}`);
@@ -268,7 +277,7 @@ async function runSeed(
   rows: Array<SeedRow & { method: string }>;
   offline: Trajectory[];
   experienceModel: string;
-  rankAgreement: RankAgreement & { seed: number };
+  rankAgreement: SeedAgreement;
 }> {
   const log = options.onProgress ?? (() => {});
   const setup = envSetup(options.env, { testTasks: options.evalEpisodes });
@@ -298,6 +307,7 @@ async function runSeed(
   const evaluate = (policy: ChoicePolicy) => evaluateReal(policy, setup, held);
   // The synthetic env as the offline data made it (frozen), for the rows' rank agreement.
   const frozenSynthetic = syntheticFactory(setup, buffer, model, { writeBack: false });
+  const offlineTasks = offline.map((t) => t.task);
   const trainer = (overrides: Partial<TrainerConfig> = {}): Partial<TrainerConfig> => ({
     evalEpisodes: options.evalEpisodes,
     evalTemperature: options.evalTemperature ?? 0,
@@ -337,12 +347,18 @@ async function runSeed(
     const result: Evaluation = await evaluate(policy);
     const seconds = (performance.now() - started) / 1000;
     const synthetic = await evaluateIn(frozenSynthetic, policy, setup, held);
+    const onOffline = { ...held, tasks: offlineTasks };
+    const offlineTaskResults = {
+      real: (await evaluateIn(setup.makeReal, policy, setup, onOffline)).success,
+      synthetic: (await evaluateIn(frozenSynthetic, policy, setup, onOffline)).success,
+    };
     const done = {
       method,
       seed,
       success: result.success,
       reward: result.reward,
       synthetic: synthetic.success,
+      offlineTasks: offlineTaskResults,
       ...rest,
       seconds,
     };
@@ -582,10 +598,25 @@ async function runSeed(
     })),
     { seed },
   );
-  log(
-    `sim/real rank agreement of ${rows.length} rows: Kendall τ ${agreement.tau.toFixed(2)} [${agreement.low.toFixed(2)}, ${agreement.high.toFixed(2)}]`,
+  const onOffline = rankAgreement(
+    rows.map((r) => ({
+      policy: r.method,
+      synthetic: outcomes(r.offlineTasks?.synthetic as Estimate),
+      real: outcomes(r.offlineTasks?.real as Estimate),
+    })),
+    { seed },
   );
-  return { rows, offline, experienceModel: model.id, rankAgreement: { ...agreement, seed } };
+  const describe = (a: RankAgreement) =>
+    `Kendall τ ${a.tau.toFixed(2)} [${a.low.toFixed(2)}, ${a.high.toFixed(2)}]`;
+  log(
+    `sim/real rank agreement of ${rows.length} rows: held-out tasks ${describe(agreement)}, offline tasks ${describe(onOffline)}`,
+  );
+  return {
+    rows,
+    offline,
+    experienceModel: model.id,
+    rankAgreement: { ...agreement, seed, offlineTasks: onOffline },
+  };
 }
 
 /**

@@ -149,7 +149,18 @@ export async function evaluateIn(
   makeEnv: () => Env,
   policy: TrainerPolicy,
   setup: EnvSetup,
-  { episodes, seed, temperature = 0 }: { episodes: number; seed: number; temperature?: number },
+  {
+    episodes,
+    seed,
+    temperature = 0,
+    tasks = setup.testTasks,
+  }: {
+    episodes: number;
+    seed: number;
+    temperature?: number;
+    /** The tasks to play the first `episodes` of. Default: the held-out test tasks. */
+    tasks?: readonly Task[];
+  },
 ): Promise<Evaluation> {
   const previous = policy.temperature;
   policy.temperature = temperature;
@@ -157,7 +168,7 @@ export async function evaluateIn(
     const results = await rollout({
       makeEnv,
       policy,
-      tasks: setup.testTasks.slice(0, episodes),
+      tasks: tasks.slice(0, episodes),
       seed,
       provenance: makeEnv === setup.makeReal ? 'real-online' : 'synthetic',
     });
