@@ -97,10 +97,7 @@ function distribution(trajectories: readonly Trajectory[]) {
 }
 
 /** Each synthetic success replayed alone in the real env, its uncertainty by the verdict. */
-async function replayed(
-  setup: ReturnType<typeof envSetup>,
-  trajectories: readonly Trajectory[],
-) {
+async function replayed(setup: ReturnType<typeof envSetup>, trajectories: readonly Trajectory[]) {
   const real = setup.makeReal();
   const summed = { confirmed: [] as number[], refuted: [] as number[] };
   const largest = { confirmed: [] as number[], refuted: [] as number[] };
