@@ -118,7 +118,8 @@ export function collectCommand(program: Command): void {
           env = new ObservationLimit(env, o.maxObservationChars);
         }
       } catch (error) {
-        await keepFinished(outputs, o.episodes, error);
+        // Nothing was played: the error alone says what is wrong.
+        await keepFinished(outputs, o.episodes, error, { quiet: true });
         throw error;
       }
       const { buffer } = outputs;
@@ -180,9 +181,14 @@ interface Outputs {
 /**
  * After `cause` stopped the run: publishes the episodes that finished (the JSONL file, the
  * buffer), or, when none did, leaves no trace (the file as it was, no new empty database), and
- * says which on stderr.
+ * says which on stderr (`quiet`: not, when the run failed before it started).
  */
-async function keepFinished(outputs: Outputs, episodes: number, cause: unknown): Promise<void> {
+async function keepFinished(
+  outputs: Outputs,
+  episodes: number,
+  cause: unknown,
+  { quiet = false }: { quiet?: boolean } = {},
+): Promise<void> {
   const { writer, buffer, added } = outputs;
   const kept: Array<{ count: number; where: string }> = [];
   if (writer && writer.count > 0) {
@@ -202,7 +208,7 @@ async function keepFinished(outputs: Outputs, episodes: number, cause: unknown):
   if (buffer && added === 0 && outputs.newDbFile) {
     await Promise.all(['', '-wal', '-shm'].map((end) => rm(buffer.path + end, { force: true })));
   }
-  console.error(stoppedMessage(kept, episodes));
+  if (!quiet) console.error(stoppedMessage(kept, episodes));
 }
 
 /** What a failed run kept, e.g. `collect stopped after 2 of 20 episodes: the 2 finished are in k.jsonl and k.db.` */
