@@ -56,3 +56,13 @@ describe("SyntheticEnv's info.uncertainty", () => {
     expect((await stepWith({})).info).not.toHaveProperty('uncertainty');
   });
 });
+
+describe('a step the synthetic env refuses itself', () => {
+  it('is certain: uncertainty 0, the model never asked', async () => {
+    const model = answering({ uncertainty: 0.9 });
+    const env = new SyntheticEnv({ env: 'desk', model, buffer: SqliteReplayBuffer.open(), k: 0 });
+    await env.reset({ task: TASK });
+    const refused = await env.step('');
+    expect(refused.info).toMatchObject({ invalidAction: 'empty action.', uncertainty: 0 });
+  });
+});

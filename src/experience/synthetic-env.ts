@@ -181,7 +181,8 @@ export class SyntheticEnv implements Env {
         reward: 0,
         terminated: false,
         truncated: false,
-        info: { invalidAction: refusal },
+        // Refused as the real env refuses what it does not list: no doubt in what follows.
+        info: { invalidAction: refusal, uncertainty: 0 },
       });
     }
     const demonstrations =
