@@ -211,9 +211,9 @@ export async function runPipeline(
             seed: config.seed,
           },
         );
-      const branchPoints =
+      const branchSource =
         branching.share > 0
-          ? (await bufferBranchPoints(buffer, setup.name, policy, branching.pick)).branchPoints
+          ? await bufferBranchPoints(buffer, setup.name, policy, branching.pick)
           : undefined;
       const synthetic = await stage('synthetic training', () =>
         train(
@@ -233,10 +233,12 @@ export async function runPipeline(
               );
               // Another process (a collector, a served real env) may have added real episodes.
               const learnt = (await model.refresh?.()) ?? 0;
+              // Their states are ground to branch from too.
+              await branchSource?.refresh();
               if (learnt > 0) log(`experience model learnt ${learnt} new real episodes`);
             },
             ...(schedule && { schedule }),
-            ...(branchPoints && { branchPoints }),
+            ...(branchSource && { branchPoints: branchSource.branchPoints }),
           },
           {
             ...trainerConfig,
