@@ -14,25 +14,23 @@
  * BENCH_BRANCHING_ENVS (webshop), BENCH_BRANCHING_SEEDS (3), BENCH_BRANCHING_ALGO (grpo or ppo),
  * BENCH_BRANCHING_TASKS and BENCH_BRANCHING_GROUP (16 × 8), BENCH_BRANCHING_EVAL_TEMPERATURE (0).
  */
+
 import { initTf } from '../src/core/tf.ts';
-import { isSuccess } from '../src/core/types.ts';
 import type { BranchPick } from '../src/experience/branch-points.ts';
 import { llmFreeModel } from '../src/experience/llm-free.ts';
 import { OracleExperienceModel } from '../src/experience/oracle-model.ts';
 import { bufferBranchPoints } from '../src/pipeline/branching.ts';
 import {
-  type EnvSetup,
   envSetup,
   evaluateReal,
   offlineData,
   syntheticFactory,
 } from '../src/pipeline/experiment.ts';
-import { replayInReal } from '../src/pipeline/fidelity.ts';
 import { ChoicePolicy } from '../src/policy/choice/choice-policy.ts';
 import { SqliteReplayBuffer } from '../src/replay/sqlite-buffer.ts';
 import { behaviourCloning } from '../src/rl/bc.ts';
-import { rollout } from '../src/rl/rollout.ts';
 import { train } from '../src/rl/trainer.ts';
+import { syntheticFalsePositives } from './replayed-successes.ts';
 
 const ENVS = (process.env.BENCH_BRANCHING_ENVS ?? 'webshop').split(',');
 const SEEDS = Number(process.env.BENCH_BRANCHING_SEEDS ?? 3);
@@ -190,7 +188,11 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
       })
     ).success.mean;
     // In the env it trained in (its halt and penalty too): the successes its trainer was paid for.
-    rows[name] = { success, seconds, ...(await falsePositives(setup, makeEnv, policy, seed)) };
+    rows[name] = {
+      success,
+      seconds,
+      ...(await syntheticFalsePositives(setup, makeEnv, policy, seed, REPLAY)),
+    };
     console.log(
       `${env} seed ${seed} ${name}: held-out ${pct(success)}, ${pct(rows[name].falsePositive)} of ${rows[name].syntheticSuccesses} synthetic successes false on replay, ${seconds.toFixed(0)} s`,
     );
@@ -198,32 +200,6 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
   }
   await buffer.close();
   return rows;
-}
-
-/** The trained policy's synthetic successes on train tasks, replayed in the real env. */
-async function falsePositives(
-  setup: EnvSetup,
-  synthetic: () => ReturnType<EnvSetup['makeReal']>,
-  policy: ChoicePolicy,
-  seed: number,
-) {
-  const episodes = await rollout({
-    makeEnv: synthetic,
-    policy,
-    tasks: setup.trainTasks.slice(0, REPLAY),
-    seed: 200 + seed,
-    provenance: 'synthetic',
-  });
-  const real = setup.makeReal();
-  const replay = await replayInReal({
-    trajectories: episodes.map((e) => e.trajectory),
-    realEnv: real,
-  });
-  await real.close();
-  return {
-    syntheticSuccesses: episodes.filter((e) => isSuccess(e.trajectory)).length,
-    falsePositive: replay.falsePositiveShare,
-  };
 }
 
 const avg = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);

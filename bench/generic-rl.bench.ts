@@ -24,23 +24,21 @@
  * test task is used to choose. The rows report both: the last iteration's weights ("from BC") and
  * the kept ones ("kept by synthetic validation"), with the iteration kept (−1: BC's weights).
  */
+
 import { initTf } from '../src/core/tf.ts';
-import { isSuccess } from '../src/core/types.ts';
 import { llmFreeModel } from '../src/experience/llm-free.ts';
 import { bufferBranchPoints } from '../src/pipeline/branching.ts';
 import {
-  type EnvSetup,
   envSetup,
   evaluateReal,
   offlineData,
   syntheticFactory,
 } from '../src/pipeline/experiment.ts';
-import { replayInReal } from '../src/pipeline/fidelity.ts';
 import { ChoicePolicy } from '../src/policy/choice/choice-policy.ts';
 import { SqliteReplayBuffer } from '../src/replay/sqlite-buffer.ts';
 import { behaviourCloning } from '../src/rl/bc.ts';
-import { rollout } from '../src/rl/rollout.ts';
 import { train } from '../src/rl/trainer.ts';
+import { syntheticFalsePositives } from './replayed-successes.ts';
 
 const ENVS = (process.env.BENCH_GENERIC_RL_ENVS ?? 'support-desk,keys-and-doors,booking').split(
   ',',
@@ -158,7 +156,7 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
           if (m.iteration === iterations - 1) {
             last = {
               success: await evaluate(policy),
-              ...(await falsePositives(setup, synthetic, policy, seed)),
+              ...(await syntheticFalsePositives(setup, synthetic, policy, seed, REPLAY)),
             };
           }
         },
@@ -186,32 +184,6 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
   }
   await buffer.close();
   return rows;
-}
-
-/** The trained policy's synthetic successes on train tasks, replayed in the real env. */
-async function falsePositives(
-  setup: EnvSetup,
-  synthetic: () => ReturnType<EnvSetup['makeReal']>,
-  policy: ChoicePolicy,
-  seed: number,
-) {
-  const episodes = await rollout({
-    makeEnv: synthetic,
-    policy,
-    tasks: setup.trainTasks.slice(0, REPLAY),
-    seed: 200 + seed,
-    provenance: 'synthetic',
-  });
-  const real = setup.makeReal();
-  const replay = await replayInReal({
-    trajectories: episodes.map((e) => e.trajectory),
-    realEnv: real,
-  });
-  await real.close();
-  return {
-    syntheticSuccesses: episodes.filter((e) => isSuccess(e.trajectory)).length,
-    falsePositive: replay.falsePositiveShare,
-  };
 }
 
 function meanRows(seeds: ReadonlyArray<Record<string, Row>>): Record<string, Row> {
