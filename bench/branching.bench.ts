@@ -103,34 +103,38 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
   const buffer = SqliteReplayBuffer.open();
   await buffer.add(offline);
   const model = await llmFreeModel(setup.name, buffer);
-  const synthetic = syntheticFactory(setup, buffer, model);
   const rows: Record<string, Row> = {};
-  if (REAL_BUDGET > 0) {
-    const name = `real ${ALGO.toUpperCase()} (B = ${REAL_BUDGET})`;
+  const startPolicy = () => {
     const policy = new ChoicePolicy({ seed });
     if (START === 'bc') behaviourCloning(policy, offline, { seed });
-    const started = performance.now();
-    await train(
-      { policy, makeEnv: setup.makeReal, trainTasks: setup.trainTasks },
-      {
-        algo: ALGO,
-        iterations: 10_000,
-        tasksPerIteration: TASKS,
-        groupSize: GROUP,
-        evalEvery: 0,
-        seed,
-        maxEpisodeSteps: setup.maxEpisodeSteps,
-        maxEnvSteps: REAL_BUDGET,
-      },
-    );
-    const seconds = (performance.now() - started) / 1000;
-    const success = (
+    return policy;
+  };
+  const shape = {
+    algo: ALGO,
+    tasksPerIteration: TASKS,
+    groupSize: GROUP,
+    evalEvery: 0,
+    seed,
+    maxEpisodeSteps: setup.maxEpisodeSteps,
+  };
+  const heldOut = async (policy: ChoicePolicy) =>
+    (
       await evaluateReal(policy, setup, {
         episodes: EVAL,
         seed: 100 + seed,
         temperature: EVAL_TEMPERATURE,
       })
     ).success.mean;
+  if (REAL_BUDGET > 0) {
+    const name = `real ${ALGO.toUpperCase()} (B = ${REAL_BUDGET})`;
+    const policy = startPolicy();
+    const started = performance.now();
+    await train(
+      { policy, makeEnv: setup.makeReal, trainTasks: setup.trainTasks },
+      { ...shape, iterations: 10_000, maxEnvSteps: REAL_BUDGET },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const success = await heldOut(policy);
     rows[name] = { success, seconds, falsePositive: 0, syntheticSuccesses: 0 };
     console.log(`${env} seed ${seed} ${name}: held-out ${pct(success)}, ${seconds.toFixed(0)} s`);
     policy.dispose();
@@ -146,18 +150,18 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
   }
   for (const { name, branching, oracle } of runs) {
     const { penalty, halt } = branching;
-    const makeEnv = oracle
-      ? syntheticFactory(setup, buffer, new OracleExperienceModel(setup.makeReal))
-      : penalty !== undefined || halt !== undefined
-        ? syntheticFactory(setup, buffer, model, {
-            uncertainty: {
-              ...(penalty !== undefined && { penalty }),
-              ...(halt !== undefined && { halt }),
-            },
-          })
-        : synthetic;
-    const policy = new ChoicePolicy({ seed });
-    if (START === 'bc') behaviourCloning(policy, offline, { seed });
+    const makeEnv = syntheticFactory(
+      setup,
+      buffer,
+      oracle ? new OracleExperienceModel(setup.makeReal) : model,
+      {
+        uncertainty: {
+          ...(penalty !== undefined && { penalty }),
+          ...(halt !== undefined && { halt }),
+        },
+      },
+    );
+    const policy = startPolicy();
     const started = performance.now();
     const points = await bufferBranchPoints(buffer, setup.name, policy, branching.pick);
     await train(
@@ -169,24 +173,13 @@ async function runSeed(env: string, seed: number): Promise<Record<string, Row>> 
         branchPoints: points.branchPoints,
       },
       {
-        algo: ALGO,
+        ...shape,
         iterations: ITERATIONS,
-        tasksPerIteration: TASKS,
-        groupSize: GROUP,
-        evalEvery: 0,
-        seed,
-        maxEpisodeSteps: setup.maxEpisodeSteps,
         branching: { share: branching.share, horizon: branching.horizon },
       },
     );
     const seconds = (performance.now() - started) / 1000;
-    const success = (
-      await evaluateReal(policy, setup, {
-        episodes: EVAL,
-        seed: 100 + seed,
-        temperature: EVAL_TEMPERATURE,
-      })
-    ).success.mean;
+    const success = await heldOut(policy);
     // In the env it trained in (its halt and penalty too): the successes its trainer was paid for.
     rows[name] = {
       success,

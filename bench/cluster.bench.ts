@@ -32,6 +32,7 @@ import { webshopTrajectories } from '../src/replay/testing/fixtures.ts';
 import { startTestPostgres } from '../src/replay/testing/postgres-server.ts';
 import { TransitionEncoder } from '../src/replay/transition-encoder.ts';
 import { type Measurement, measure } from './measure.ts';
+import { postJson } from './post-json.ts';
 
 const STEPS = Number(process.env.BENCH_CLUSTER_STEPS ?? 3000);
 const CLIENTS = Number(process.env.BENCH_CLUSTER_CLIENTS ?? 24);
@@ -136,37 +137,6 @@ async function startHaproxy(ports: number[]): Promise<{ url: string; child: Chil
   throw new Error('HAProxy did not see the instances up');
 }
 
-function post<T>(url: string, body: object, agent: Agent): Promise<T> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () =>
-          res.statusCode === 200
-            ? resolve(JSON.parse(text) as T)
-            : reject(new Error(`${url}: HTTP ${res.statusCode} ${text}`)),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
 /** One scripted episode's next action from the page text (search, open the first item, buy). */
 function nextAction(page: string): string {
   const instruction = /Instruction:\s*\n?(.*)/.exec(page)?.[1] ?? 'shoes';
@@ -209,7 +179,9 @@ async function run(
     { length: clients },
     () => new Agent({ keepAlive: true, maxSockets: 1 }),
   );
-  const ids = await Promise.all(agents.map((agent) => post<number>(`${url}/create`, {}, agent)));
+  const ids = await Promise.all(
+    agents.map((agent) => postJson<number>(`${url}/create`, {}, agent)),
+  );
   // Warm up: a few episodes each, so connections, batches and caches are in place.
   let budget = clients * 8;
   const steps: number[] = [];
@@ -218,7 +190,7 @@ async function run(
     const agent = agents[c] as Agent;
     for (let episode = 0; budget > 0; episode++) {
       const started = process.hrtime.bigint();
-      let [page] = await post<[string, null]>(
+      let [page] = await postJson<[string, null]>(
         `${url}/reset`,
         { env_idx: ids[c], ...(byIndex && { session_id: (c * 97 + episode * 31) % 500 }) },
         agent,
@@ -227,7 +199,7 @@ async function run(
       for (let done = false; !done && budget > 0; ) {
         budget--;
         const start = process.hrtime.bigint();
-        const step = await post<{ state: string; done: boolean }>(
+        const step = await postJson<{ state: string; done: boolean }>(
           `${url}/step`,
           { env_idx: ids[c], action: nextAction(page) },
           agent,
@@ -255,7 +227,9 @@ async function run(
   await Promise.all(agents.map((_, c) => play(c)));
   const seconds = (performance.now() - started) / 1000;
   const after = cpu();
-  await Promise.all(ids.map((id, c) => post(`${url}/close`, { env_idx: id }, agents[c] as Agent)));
+  await Promise.all(
+    ids.map((id, c) => postJson(`${url}/close`, { env_idx: id }, agents[c] as Agent)),
+  );
   for (const agent of agents) agent.destroy();
   const perStep = (part: keyof typeof before) =>
     (1000 * (after[part] - before[part])) / steps.length;

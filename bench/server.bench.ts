@@ -31,12 +31,13 @@ import {
   readFileSync,
   rmSync,
 } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { envEntry } from '../src/envs/registry.ts';
+import { postJson } from './post-json.ts';
 
 const STEPS_PER_LEVEL = 3000;
 const TASKS = 500;
@@ -81,36 +82,8 @@ async function startServer(
  */
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
-function post<T>(url: string, body: object, via: Agent = agent): Promise<T> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent: via,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () =>
-          res.statusCode === 200
-            ? resolve(JSON.parse(text) as T)
-            : reject(new Error(`${url}: HTTP ${res.statusCode} ${text}`)),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const post = <T>(url: string, body: object, via: Agent = agent): Promise<T> =>
+  postJson<T>(url, body, via);
 
 /**
  * `clients` concurrent sessions stepping until `steps` steps are done in all, or until `until`

@@ -19,12 +19,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { startTestPostgres, type TestPostgres } from '../src/replay/testing/postgres-server.ts';
+import { postJson } from './post-json.ts';
 
 const CLIENTS = Number(process.env.BENCH_WRITEBACK_CLIENTS ?? 64);
 const SECONDS = Number(process.env.BENCH_WRITEBACK_SECONDS ?? 120);
@@ -49,37 +50,6 @@ interface ClientLog {
   failed: number;
 }
 
-function post<T>(url: string, body: object, via: Agent): Promise<T> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent: via,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () =>
-          res.statusCode === 200
-            ? resolve(JSON.parse(text) as T)
-            : reject(new Error(`${url}: HTTP ${res.statusCode} ${text}`)),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
 /** One scripted episode's next action from the page text; the first one carries the tag. */
 function nextAction(page: string, instruction: string): string {
   if (page.includes('[Buy Now]')) return 'click[buy now]';
@@ -93,11 +63,11 @@ async function drive(url: string, clients: number, stop: () => boolean, log: Cli
   const client = async (k: number) => {
     const via = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const id = await post<number>(`${url}/create`, {}, via);
+      const id = await postJson<number>(`${url}/create`, {}, via);
       for (let episode = 0; !stop(); episode++) {
         const tag = `c${k}e${episode}`;
         const resetStart = performance.now();
-        let [page] = await post<[string, null]>(
+        let [page] = await postJson<[string, null]>(
           `${url}/reset`,
           { env_idx: id, session_id: (k * 97 + episode * 31) % TASKS },
           via,
@@ -108,7 +78,7 @@ async function drive(url: string, clients: number, stop: () => boolean, log: Cli
         let action = `search[${instruction.split(' ').slice(2, 6).join(' ')} #${tag}]`;
         for (let done = false; !done && !stop(); ) {
           const start = performance.now();
-          const step = await post<{ state: string; done: boolean }>(
+          const step = await postJson<{ state: string; done: boolean }>(
             `${url}/step`,
             { env_idx: id, action },
             via,
