@@ -7,6 +7,8 @@ import type { Step, Task, Trajectory } from '../core/types.ts';
 import type { BranchPoint } from '../envs/env.ts';
 import type { ReplayBuffer } from '../replay/replay-buffer.ts';
 
+const REAL = ['real-offline', 'real-online'] as const;
+
 /** How branch states are chosen. */
 export const BRANCH_PICKS = ['uniform', 'divergence'] as const;
 /**
@@ -59,8 +61,11 @@ export class BranchPoints {
 
   /** Learns the real episodes added to the buffer since; returns how many. */
   async refresh(): Promise<number> {
+    // Most calls find nothing new: the ids tell, without reading every episode again.
+    const ids = await this.buffer.trajectoryIds({ env: this.env, provenance: REAL });
+    if (ids.every((id) => this.known.has(id))) return 0;
     let added = 0;
-    for (const provenance of ['real-offline', 'real-online'] as const) {
+    for (const provenance of REAL) {
       for await (const trajectory of this.buffer.trajectories({ env: this.env, provenance })) {
         if (this.known.has(trajectory.id)) continue;
         this.known.add(trajectory.id);

@@ -80,6 +80,19 @@ describe('BranchPoints', () => {
     expect(await points.refresh()).toBe(0);
   });
 
+  it('learns the real episodes the buffer gains, and only real ones', async () => {
+    const own = SqliteReplayBuffer.open();
+    await own.add(real.slice(0, 2));
+    const points = await BranchPoints.fromBuffer(own, 'webshop');
+    const before = points.size;
+    await own.add([{ ...(real[2] as Trajectory), id: 'dreamt', provenance: 'synthetic' }]);
+    expect(await points.refresh()).toBe(0);
+    await own.add([real[2] as Trajectory]);
+    expect(await points.refresh()).toBe(1);
+    expect(points.size).toBeGreaterThan(before);
+    await own.close();
+  });
+
   it('with divergence, picks states where the policy departs from the real next action first', async () => {
     const points = await BranchPoints.fromBuffer(buffer, 'webshop');
     const picked = await points.pick(5, new Rng(2), 'divergence', {
