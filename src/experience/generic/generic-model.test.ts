@@ -203,6 +203,88 @@ describe('GenericExperienceModel', () => {
   });
 });
 
+describe("GenericExperienceModel keeps to this task's own world", () => {
+  /** A successful offline episode that read at least two items, and its lookups. */
+  function episodeReadingTwo(kind: 'close' | 'ask') {
+    for (const trajectory of offline) {
+      if (!trajectory.task.instruction.startsWith(kind === 'close' ? 'Please close' : 'What'))
+        continue;
+      if ((trajectory.steps.at(-1)?.reward ?? 0) < 1) continue;
+      const lookups = trajectory.steps.filter(
+        (s) => s.action.startsWith('get_item[') && !s.observation.text.includes('not_found'),
+      );
+      if (trajectory.steps[0]?.action.startsWith('find[') && lookups.length >= 2)
+        return { trajectory, lookups };
+    }
+    throw new Error(`no offline ${kind} episode read two items`);
+  }
+
+  it("answers a lookup of this task's record with the real record, whatever way led to it", async () => {
+    const { trajectory, lookups } = episodeReadingTwo('ask');
+    const env = synthetic();
+    await env.reset({ task: trajectory.task });
+    await env.step((trajectory.steps[0] as Step).action);
+    // The real episode read these in order; read the last one first, then the first.
+    const last = lookups.at(-1) as Step;
+    const first = lookups[0] as Step;
+    expect((await env.step(last.action)).observation.text).toBe(last.observation.text);
+    expect((await env.step(first.action)).observation.text).toBe(first.observation.text);
+  });
+
+  it('never answers a record this world never showed with another of its records under that id', async () => {
+    const { trajectory, lookups } = episodeReadingTwo('ask');
+    // The buffer keeps this task's episode up to its first lookup: the other items it listed
+    // were never read in this world.
+    const first = lookups[0] as Step;
+    const cut = trajectory.steps.indexOf(first) + 1;
+    const partial = { ...trajectory, steps: trajectory.steps.slice(0, cut) };
+    const knowledge = GenericKnowledge.fromTrajectories([
+      ...offline.filter((t) => t !== trajectory),
+      partial,
+    ]);
+    const firstId = /K-\d+/.exec(first.action)?.[0] as string;
+    const unread = [...idsIn(first.observation.actions)].find((id) => id !== firstId);
+    expect(unread).toBeDefined();
+    const answer = await new GenericExperienceModel(knowledge).predict({
+      task: trajectory.task,
+      history: partial.steps,
+      state: first.observation,
+      action: `get_item[${unread}]`,
+      demonstrations: [],
+    });
+    expect(JSON.parse(answer.nextState.text)).toMatchObject({ id: unread });
+    expect(answer.nextState.text).not.toBe(
+      first.observation.text.replaceAll(firstId, unread as string),
+    );
+    expect(answer.reasoning).not.toContain(`of ${trajectory.id} (`);
+  });
+
+  it('judges an ending on the records it acts on, whatever other record was looked up on the way', async () => {
+    const { trajectory, lookups } = episodeReadingTwo('close');
+    const closed = trajectory.steps.find((s) => s.action.startsWith('close_item['));
+    const target = /K-\d+/.exec(closed?.action ?? '')?.[0];
+    // The buffer's episode of this task without its lookup of another item: that record was
+    // listed but never shown in this world, so the synthetic env composes it.
+    const skipped = lookups.find((s) => !s.action.includes(target as string)) as Step;
+    const knowledge = GenericKnowledge.fromTrajectories([
+      ...offline.filter((t) => t !== trajectory),
+      { ...trajectory, steps: trajectory.steps.filter((s) => s !== skipped) },
+    ]);
+    const env = new SyntheticEnv({
+      env: 'item-desk',
+      model: new GenericExperienceModel(knowledge),
+      buffer,
+    });
+    await env.reset({ task: trajectory.task });
+    let last: Awaited<ReturnType<typeof env.step>> | undefined;
+    for (const step of trajectory.steps) last = await env.step(step.action);
+    // The composed record was looked at, not acted on: the ending is the real one's.
+    expect(last?.terminated).toBe(true);
+    expect(last?.info.unjudged).toBeUndefined();
+    expect(last?.reward).toBe(1);
+  });
+});
+
 /** A coin-toss desk: every episode looks, then answers; one in `every` answers paid 1. */
 function coinEpisodes(count: number, every: number): Trajectory[] {
   const actions = ['look[desk]', 'answer[yes]'];

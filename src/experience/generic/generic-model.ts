@@ -47,8 +47,8 @@ const MAX_STARTS = 10_000;
  * code or vocabulary of any env): what the buffer shows of the env's action grammar, its states,
  * how its actions change them and how its episodes end.
  *
- * - Initial states are real episode starts of the same task, or of the most similar one with
- *   this task's values put in.
+ * - Initial states are this task's real episode start as it was (its listed actions too), or the
+ *   most similar task's with this task's values put in.
  * - A step already taken from the same state in this episode shows what it showed; an action the
  *   buffer shows answering the same whenever repeated (a lookup) shows its earlier answer again,
  *   with what the episode learnt since; a step of the very task seen in the buffer is replayed.
@@ -58,15 +58,18 @@ const MAX_STARTS = 10_000;
  *   swapped for this episode's (so an id never shown is answered as the buffer's never-shown ids
  *   were, a not-found, and a shown one in the shape the real answer had).
  * - JSON answers keep what the episode showed about each id (a change it made stays made).
- * - Admissible actions are read from this episode's texts by learnt wrappers, never copied.
+ * - Admissible actions are read from this episode's texts by learnt wrappers, never copied from
+ *   another task's episode.
  * - A step this very task's real episode took from a state with the same frame lines (the line
  *   kinds most pages have: a place, what one holds) is replayed as it was.
- * - The real step says whether the episode ends; an ending is a success with the probability the
- *   outcome model gives from what the episode saw and did (calibrated on held-out real
- *   episodes), drawn by a hash of the episode's actions, so the same episode always scores the
- *   same; but never where what the ending rests on was shown by no real episode of this task
- *   (see `unvouched`): such an ending is unjudged (`judged: false`), a failure that trainers
- *   leave out rather than learn to avoid.
+ * - The real step says whether the episode ends. An ending is never a coin flip: the outcome
+ *   model gives the probability of success from what the episode saw and did (calibrated on
+ *   held-out real episodes), and its verdicts (`OutcomeModel.verdict`) call it a success at or
+ *   above the threshold where ≥ 90% of held-out real endings succeeded, a failure at or below
+ *   the one where as many failed, and leave it unjudged in between. An ending is unjudged too
+ *   where what it rests on was shown by no real episode of this task (see `unvouched`). An
+ *   unjudged ending (`judged: false`) scores a failure that trainers leave out rather than learn
+ *   to avoid.
  *
  * Each prediction's uncertainty says how much of it the buffer showed: 0 for a replay (this
  * task's real step from this very state, this episode's own answer); for a repeated lookup, the
@@ -84,10 +87,16 @@ export class GenericExperienceModel implements ExperienceModel {
   constructor(readonly knowledge: GenericKnowledge) {}
 
   async initial(task: Task, _demonstrations: readonly RetrievedTransition[]): Promise<Observation> {
-    const source =
-      this.knowledge.episodeOf(task) ?? this.knowledge.similarEpisodes(task.instruction, 1)[0];
+    const own = this.knowledge.episodeOf(task);
+    const source = own ?? this.knowledge.similarEpisodes(task.instruction, 1)[0];
     if (!source) return { text: task.instruction, instruction: task.instruction };
     const start = source.trajectory.initial;
+    if (own) {
+      // This very task's real start: its state and the actions it listed, as they were.
+      const observation = { ...copyObservation(start), instruction: task.instruction };
+      this.remember(task, observation);
+      return observation;
+    }
     const mapping = instructionMapping(source.view.instruction, task.instruction);
     const text = substitute(start.text, mapping);
     const view = new EpisodeView(task.instruction, [text], [], []);
@@ -102,9 +111,14 @@ export class GenericExperienceModel implements ExperienceModel {
         this.knowledge.admissible,
       );
     }
+    this.remember(task, observation);
+    return observation;
+  }
+
+  /** Keeps an episode's initial state to complete the episodes of later predictions. */
+  private remember(task: Task, observation: Observation): void {
     if (this.starts.size >= MAX_STARTS) this.starts.clear();
     this.starts.set(task.id, copyObservation(observation));
-    return observation;
   }
 
   async predict({
@@ -261,9 +275,10 @@ export class GenericExperienceModel implements ExperienceModel {
    * What an ending rests on that no real episode of this very task showed: an ending in a world
    * the buffer does not vouch for, which is not scored a success. Where pages have a frame the
    * ending's template keeps (a place, its exits), those lines of every state of the episode (the
-   * way there, too); where they have none (a JSON answer, a form), the lines of every state of
-   * the episode (the page it confirms and the pages before it) and the line each of the action's
-   * values was last shown in (the record it answers about), when the episode showed it. A task
+   * way there, too); where they have none (a JSON answer, a form), the line each value of each
+   * step (the ending's too) was last shown in before it was taken (the record it answers about,
+   * the option it picked), and the lines of the page the ending stands on; a page passed on the
+   * way that no step took a value from (a lookup of another record) is left out. A task
    * with no real episode in the buffer vouches for nothing. Exact replays of this task's real
    * endings are held to it too: the same page reached another way is not the same world. On
    * pages with a frame, too, every step of the way (the ending's own, to `next`, included) whose
@@ -307,18 +322,27 @@ export class GenericExperienceModel implements ExperienceModel {
       });
       return out;
     }
-    // The whole way here, as on framed pages: a page composed from another task's episode (a
-    // search's results for other dates) makes what follows it another world, however real the
-    // last page looks.
-    for (let i = 0; i <= now; i++)
-      for (const line of (view.texts[i] as string).split('\n'))
-        if (line.trim() && !seen.has(line)) out.push(line);
-    for (const value of this.knowledge.grammar.parse(action).values) {
-      const at = view.lastShowing(value, now);
-      if (at === undefined) continue;
-      const line = (view.texts[at] as string).split('\n').find((l) => containsValue(l, value));
-      if (line !== undefined && !seen.has(line)) out.push(line);
-    }
+    // What each step of the way acted on: the line each of its values was last shown in (an
+    // option picked from a search's results, an id a lookup listed). A value taken from a page
+    // composed from another task's episode (results for other dates, the ids of another record)
+    // makes what follows it another world, however real the last page looks.
+    const grammar = this.knowledge.grammar;
+    const actions = [...view.actions.slice(0, now), action];
+    actions.forEach((a, i) => {
+      if (i < now && view.invalid[i]) return;
+      for (const value of grammar.parse(a).values) {
+        // A value the task names was taken from the task, whatever page also showed it.
+        if (containsValue(view.instruction, value)) continue;
+        const at = view.lastShowing(value, i);
+        if (at === undefined) continue;
+        const line = (view.texts[at] as string).split('\n').find((l) => containsValue(l, value));
+        if (line !== undefined && !seen.has(line)) out.push(line);
+      }
+    });
+    // And the page the ending stands on (a form as filled, the record it acts on, the page an
+    // answer is read from). Pages passed on the way that no step took a value from (a room looked
+    // at and left, a lookup of another record, a refusal's message) do not make another world.
+    for (const line of state.split('\n')) if (line.trim() && !seen.has(line)) out.push(line);
     return out;
   }
 
@@ -431,8 +455,6 @@ export class GenericExperienceModel implements ExperienceModel {
     // The very task's real episode took this very action from the same place (the lines such
     // actions change, of the page's frame, are as ours): its answer is ours, in its world as is.
     const place = this.samePlace(task, view, now, action, stats);
-    let own: RealStep | undefined;
-    let ownScore = Number.NEGATIVE_INFINITY;
     const pool = place
       ? []
       : agreeing(comparable.steps, ours, weights, (step) => knowledge.features(step));
@@ -444,10 +466,6 @@ export class GenericExperienceModel implements ExperienceModel {
         }) +
         (likeness.get(candidate.episode) ?? 0) * LIKENESS_WEIGHT +
         tieBreak(task, now, candidate);
-      if (sameWorld(candidate, task, action) && score > ownScore) {
-        ownScore = score;
-        own = candidate;
-      }
       return { candidate, score };
     });
     const ranked = place
@@ -455,13 +473,25 @@ export class GenericExperienceModel implements ExperienceModel {
       : scored.sort((a, b) => b.score - a.score).map((s) => s.candidate);
     if (ranked.length === 0) ranked.push(candidates[0] as RealStep);
     // Where pages have no frame the template changes (a JSON answer), the very task's real
-    // answer to the very action is this episode's answer when the circumstances call for the
-    // same kind of outcome (a lookup answers as the thing is, wherever the episode stands).
+    // answer to the very action is this episode's answer: always for a lookup (it answers as the
+    // thing is, wherever the episode stands), else when the circumstances call for the same kind
+    // of outcome.
     const placeless = this.placeKeys(stats).length === 0;
     const first = ranked[0] as RealStep;
-    if (placeless && own && knowledge.outcomeOf(own) === knowledge.outcomeOf(first)) {
-      ranked.splice(ranked.indexOf(own), 1);
-      ranked.unshift(own);
+    const mine = placeless
+      ? knowledge.inWorld(task, action).find((step) => !step.episode.view.invalid[step.t])
+      : undefined;
+    if (placeless && answersAlike(stats)) {
+      // A lookup answers as the thing is: this world's real answer to this very action,
+      // whatever else the episode did; else never another record of this world under our id
+      // (its contents would stand twice in one world), where another world's record can stand in.
+      if (mine) ranked.unshift(mine);
+      else {
+        const elsewhere = ranked.filter((step) => step.episode.trajectory.task.id !== task.id);
+        if (elsewhere.length > 0) ranked.splice(0, ranked.length, ...elsewhere);
+      }
+    } else if (mine && knowledge.outcomeOf(mine) === knowledge.outcomeOf(first)) {
+      ranked.unshift(mine);
     }
     const framed = [...linesByKey(view.texts[now] as string).keys()].some((key) =>
       knowledge.isFrame(key),
@@ -473,17 +503,21 @@ export class GenericExperienceModel implements ExperienceModel {
       if (next.flows) made = next;
     }
     const { best, real, text, mapping, back, source } = made;
-    const distance = sourceDistance(
-      view.texts[now] as string,
-      action,
-      {
-        state: source.view.texts[source.now] as string,
-        action: real.action,
-        sameTask: best.episode.trajectory.task.id === task.id,
-      },
-      stats,
-      grammar,
-    );
+    const lookedUp = placeless && answersAlike(stats) && sameWorld(best, task, action);
+    const distance = lookedUp
+      ? // This world's own answer: as unsure as real repeats were to answer the same.
+        1 - stats.sameAnswers / stats.repeats
+      : sourceDistance(
+          view.texts[now] as string,
+          action,
+          {
+            state: source.view.texts[source.now] as string,
+            action: real.action,
+            sameTask: best.episode.trajectory.task.id === task.id,
+          },
+          stats,
+          grammar,
+        );
     const passedOver = ranked.indexOf(best);
     const nextView = extend(view, text, action);
     const nextState: Observation = { text, instruction: task.instruction };
@@ -542,23 +576,27 @@ export class GenericExperienceModel implements ExperienceModel {
             ),
           )
         : 0;
-    const draw =
-      hashString(`${task.id}\u0000${view.actions.join('\u0001')}\u0000${action}`) / 2 ** 32;
-    const success = draw < p;
+    const verdict =
+      likeASuccess && unvouched.length === 0 ? knowledge.outcome.verdict(p) : 'failure';
+    const unjudged = unvouched.length > 0 || verdict === 'unjudged';
+    const { successFrom, failureTo } = knowledge.outcome.verdicts;
     return {
       reasoning: `${from}; the real step ended its episode, so this one ends: ${
         unvouched.length > 0
           ? `unjudged: it ends where no real episode of this task stood ("${clip(unvouched[0] as string)}"), so the buffer vouches for no outcome; scored a failure, and left out of training`
-          : likeASuccess
-            ? `a success with probability ${p.toFixed(2)} (outcome model), ${success ? 'drawn a success' : 'drawn a failure'}`
-            : 'a failure (no real success of a task like it ended with such an action on values in such roles)'
+          : !likeASuccess
+            ? 'a failure (no real success of a task like it ended with such an action on values in such roles)'
+            : verdict === 'success'
+              ? `a success: probability ${p.toFixed(2)} (outcome model), at or above ${threshold(successFrom)}, where ≥ 90% of held-out real endings succeeded`
+              : verdict === 'failure'
+                ? `a failure: probability ${p.toFixed(2)} (outcome model), at or below ${threshold(failureTo)}, where ≥ 90% of held-out real endings failed`
+                : `unjudged: probability ${p.toFixed(2)} (outcome model), between the thresholds where held-out real endings were mostly failures (≤ ${threshold(failureTo)}) and mostly successes (≥ ${threshold(successFrom)}); scored a failure, and left out of training`
       }.`,
       nextState,
-      reward: success ? 1 : stats.failureReward,
+      reward: verdict === 'success' ? 1 : stats.failureReward,
       terminated: true,
-      ...(unvouched.length > 0 && { judged: false }),
-      uncertainty:
-        unvouched.length > 0 ? 1 : likeASuccess ? anyWrong(distance, outcomeDoubt(p)) : distance,
+      ...(unjudged && { judged: false }),
+      uncertainty: unjudged ? 1 : likeASuccess ? anyWrong(distance, outcomeDoubt(p)) : distance,
     };
   }
 }
@@ -648,6 +686,15 @@ function isLookup(stats: TemplateStats): boolean {
   return stats.repeats >= MIN_REPEATS && stats.sameAnswers / stats.repeats >= SAME_ANSWER_SHARE;
 }
 
+/**
+ * True when real episodes that repeated the template's actions got the same answers, as far as
+ * the buffer shows (a weaker {@link isLookup}: one repeat is evidence enough to prefer this
+ * world's own answer to a composition).
+ */
+function answersAlike(stats: TemplateStats): boolean {
+  return stats.repeats > 0 && stats.sameAnswers / stats.repeats >= SAME_ANSWER_SHARE;
+}
+
 /** True when `step` is this very task's real episode taking this very action (its world is ours). */
 function sameWorld(step: RealStep, task: Task, action: string): boolean {
   const { trajectory } = step.episode;
@@ -702,6 +749,11 @@ function changedBy(
 /** A tiny, fixed preference among equally good steps, so ties do not always go the same way. */
 function tieBreak(task: Task, now: number, step: RealStep): number {
   return (hashString(`${task.id}#${now}#${step.episode.key}#${step.t}`) / 2 ** 32) * 1e-6;
+}
+
+/** A verdict threshold as the reasoning shows it: none where no threshold held. */
+function threshold(p: number): string {
+  return Number.isFinite(p) ? p.toFixed(2) : 'none';
 }
 
 function clip(text: string): string {

@@ -4,7 +4,7 @@ import { isSuccess } from '../../core/types.ts';
 import { EpisodeView } from './episode.ts';
 import { GenericKnowledge } from './knowledge.ts';
 import { outcomeFeatures } from './outcome-features.ts';
-import { calibrationOf, OutcomeModel, type OutcomeSample } from './outcome-model.ts';
+import { calibrationOf, OutcomeModel, type OutcomeSample, verdictsOf } from './outcome-model.ts';
 import { itemDeskEpisodes } from './testing/item-desk.ts';
 
 /** Episodes of a tiny env: one feature x ∈ [0, 1], and success with probability x². */
@@ -41,6 +41,54 @@ describe('OutcomeModel', () => {
     );
     expect(model.probability([3])).toBe(1);
     expect(OutcomeModel.fit([]).probability([1])).toBe(0);
+  });
+});
+
+describe('OutcomeModel verdicts', () => {
+  it('calls a success only where ≥ 90% of held-out endings succeeded, a failure where as many failed', () => {
+    const p = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
+    const y = [0, 0, 0, 0, 1, 0, 1, 1, 1, 1];
+    // From the top: 0.95 … 0.7 all succeeded (4 of 4); with 0.6, 4 of 5 (80%): not enough.
+    // From the bottom: 0.1 … 0.4 all failed; with 0.5, 4 of 5 failed.
+    expect(verdictsOf(p, y)).toEqual({ successFrom: 0.7, failureTo: 0.4 });
+  });
+
+  it('judges ties together, and leaves everything unjudged with no threshold that holds', () => {
+    // Three endings at 0.8, one of them a failure: 2 of 3 is not 90%, so 0.8 is no success.
+    expect(verdictsOf([0.8, 0.8, 0.8, 0.9], [1, 0, 1, 1]).successFrom).toBe(0.9);
+    const even = verdictsOf([0.5, 0.5, 0.5, 0.5], [1, 0, 1, 0]);
+    expect(even).toEqual({
+      successFrom: Number.POSITIVE_INFINITY,
+      failureTo: Number.NEGATIVE_INFINITY,
+    });
+    expect(verdictsOf([], [])).toEqual(even);
+  });
+
+  it('scores an ending by its probability alone: never a draw, the middle unjudged', () => {
+    const model = OutcomeModel.fit(tinyEnv(600, 1));
+    const { successFrom, failureTo } = model.verdicts;
+    expect(failureTo).toBeLessThan(successFrom);
+    expect(successFrom).toBeLessThanOrEqual(1);
+    expect(model.verdict(successFrom)).toBe('success');
+    expect(model.verdict(failureTo)).toBe('failure');
+    expect(model.verdict((successFrom + failureTo) / 2)).toBe('unjudged');
+    // On episodes it has not seen, what it calls a success mostly is one.
+    const called = tinyEnv(3000, 2).filter(
+      (s) => model.verdict(model.probability(s.features)) === 'success',
+    );
+    expect(called.length).toBeGreaterThan(100);
+    expect(called.filter((s) => s.success).length / called.length).toBeGreaterThan(0.85);
+  });
+
+  it('with one outcome only, calls every ending that outcome', () => {
+    const all = OutcomeModel.fit(
+      Array.from({ length: 10 }, (_, i) => ({ features: [i], success: true })),
+    );
+    expect(all.verdict(all.probability([3]))).toBe('success');
+    const none = OutcomeModel.fit(
+      Array.from({ length: 10 }, (_, i) => ({ features: [i], success: false })),
+    );
+    expect(none.verdict(none.probability([3]))).toBe('failure');
   });
 });
 

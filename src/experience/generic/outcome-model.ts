@@ -25,6 +25,23 @@ export interface Calibration {
   baseRate: number;
 }
 
+/**
+ * Where the probabilities are trusted to say an ending's outcome: a success at or above
+ * `successFrom`, a failure at or below `failureTo`, and neither in between (the ending is left
+ * unjudged). Chosen on the out-of-fold probabilities, so that at least {@link VERDICT_PRECISION}
+ * of the real endings scored a success succeeded, and as many of those scored a failure failed.
+ */
+export interface Verdicts {
+  successFrom: number;
+  failureTo: number;
+}
+
+/** What an ending's probability says: a success, a failure, or nothing the buffer can vouch for. */
+export type Verdict = 'success' | 'failure' | 'unjudged';
+
+/** Share of the held-out real endings a verdict must get right (see {@link Verdicts}). */
+export const VERDICT_PRECISION = 0.9;
+
 /** Folds of the cross-fitting. */
 const FOLDS = 5;
 /** L2 penalty of the logistic regression (standardised features). */
@@ -41,6 +58,7 @@ export class OutcomeModel {
     /** The success rate when there was nothing to learn from (one class only, or no data). */
     private readonly constant: number | undefined,
     readonly calibration: Calibration,
+    readonly verdicts: Verdicts,
   ) {}
 
   /** Fits on `samples`; with fewer than two of either outcome it predicts the base rate. */
@@ -51,7 +69,11 @@ export class OutcomeModel {
     const d = samples[0]?.features.length ?? 0;
     if (successes < 2 || n - successes < 2) {
       const calibration = { samples: n, brier: baseRate * (1 - baseRate), ece: 0, baseRate };
-      return new OutcomeModel([], [], [], [1, 0], baseRate, calibration);
+      const verdicts = verdictsOf(
+        samples.map(() => baseRate),
+        samples.map((s) => (s.success ? 1 : 0)),
+      );
+      return new OutcomeModel([], [], [], [1, 0], baseRate, calibration, verdicts);
     }
     const { mean, scale } = standardisation(samples, d);
     const rows = samples.map((s) => standardise(s.features, mean, scale));
@@ -75,6 +97,7 @@ export class OutcomeModel {
       platt,
       undefined,
       calibrationOf(held, labels, baseRate),
+      verdictsOf(held, labels),
     );
   }
 
@@ -84,6 +107,49 @@ export class OutcomeModel {
     const z = dot(this.weights, standardise(features, this.mean, this.scale));
     return sigmoid(this.platt[0] * z + this.platt[1]);
   }
+
+  /** What probability `p` says of an ending, by the thresholds of {@link Verdicts}: never a draw. */
+  verdict(p: number): Verdict {
+    if (p >= this.verdicts.successFrom) return 'success';
+    if (p <= this.verdicts.failureTo) return 'failure';
+    return 'unjudged';
+  }
+}
+
+/**
+ * The thresholds of {@link Verdicts} on probabilities `p` of endings with outcomes `y`: the lowest
+ * `successFrom` whose endings at or above it succeeded in at least {@link VERDICT_PRECISION} of
+ * cases, and the highest `failureTo` whose endings at or below it failed as often. Where no
+ * threshold reaches that, none is a success (`successFrom` above 1) or a failure (`failureTo`
+ * below 0). With no samples: everything unjudged.
+ */
+export function verdictsOf(p: readonly number[], y: readonly number[]): Verdicts {
+  const order = p.map((pi, i) => [pi, y[i] as number] as const).sort((a, b) => a[0] - b[0]);
+  let successFrom = Number.POSITIVE_INFINITY;
+  let hits = 0;
+  // From the top down: the lowest threshold whose endings above it are right often enough.
+  for (let i = order.length - 1; i >= 0; i--) {
+    hits += (order[i] as readonly [number, number])[1];
+    const at = (order[i] as readonly [number, number])[0];
+    // Ties share a threshold: judge at the last of equal probabilities.
+    if (i > 0 && (order[i - 1] as readonly [number, number])[0] === at) continue;
+    if (hits / (order.length - i) >= VERDICT_PRECISION) successFrom = at;
+  }
+  let failureTo = Number.NEGATIVE_INFINITY;
+  let misses = 0;
+  for (let i = 0; i < order.length; i++) {
+    misses += 1 - (order[i] as readonly [number, number])[1];
+    const at = (order[i] as readonly [number, number])[0];
+    if (i < order.length - 1 && (order[i + 1] as readonly [number, number])[0] === at) continue;
+    if (misses / (i + 1) >= VERDICT_PRECISION) failureTo = at;
+  }
+  // Overlapping thresholds (few samples, one probability for all): the likelier side wins.
+  if (failureTo >= successFrom) {
+    const rate = y.reduce((a, b) => a + b, 0) / y.length;
+    if (rate >= 0.5) failureTo = Number.NEGATIVE_INFINITY;
+    else successFrom = Number.POSITIVE_INFINITY;
+  }
+  return { successFrom, failureTo };
 }
 
 /** Brier score and expected calibration error of probabilities `p` against outcomes `y`. */
