@@ -54,6 +54,8 @@ export class AdmissibleRules {
     private readonly templates: ReadonlyMap<string, Wrapper[][]>,
     /** Template slot → the shapes of the values it was listed with. */
     private readonly shapes: ReadonlyMap<string, ReadonlySet<string>>,
+    /** Actions listed wherever their template was (see {@link AdmissibleRules.isConstant}). */
+    private readonly constants: ReadonlySet<string>,
   ) {}
 
   /** Learns wrappers from real episodes whose observations list their actions. */
@@ -88,7 +90,16 @@ export class AdmissibleRules {
       entry[w.slot]?.push(w);
       templates.set(w.template, entry);
     }
-    return new AdmissibleRules(templates, shapes);
+    return new AdmissibleRules(templates, shapes, constantActions(grammar, episodes));
+  }
+
+  /**
+   * True when the buffer's states listed `action` nearly wherever they listed an action of its
+   * template (a form's fixed options, `set[nights=2]` of 1–7): a constant of the env, listed as
+   * it is, never with its values swapped for a task's.
+   */
+  isConstant(action: string): boolean {
+    return this.constants.has(action);
   }
 
   /** True when the template's listed actions are read from texts (every slot has a wrapper). */
@@ -315,4 +326,32 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+/** States listing a template's actions, at least, for its constants to be told. */
+const MIN_CONSTANT_LISTS = 10;
+/** Share of those states that list an action for it to be a constant. */
+const CONSTANT_SHARE = 0.9;
+
+/** The actions listed in at least {@link CONSTANT_SHARE} of the states that list their template. */
+function constantActions(grammar: ActionGrammar, episodes: readonly ListedEpisode[]): Set<string> {
+  const byTemplate = new Map<string, number>();
+  const byAction = new Map<string, number>();
+  for (const episode of episodes)
+    for (const list of episode.lists) {
+      if (!list) continue;
+      const templates = new Set<string>();
+      for (const action of new Set(list)) {
+        if (/<[^<>]+>/.test(action)) continue;
+        templates.add(grammar.parse(action).template);
+        byAction.set(action, (byAction.get(action) ?? 0) + 1);
+      }
+      for (const t of templates) byTemplate.set(t, (byTemplate.get(t) ?? 0) + 1);
+    }
+  const out = new Set<string>();
+  for (const [action, n] of byAction) {
+    const lists = byTemplate.get(grammar.parse(action).template) ?? 0;
+    if (lists >= MIN_CONSTANT_LISTS && n >= CONSTANT_SHARE * lists) out.add(action);
+  }
+  return out;
 }

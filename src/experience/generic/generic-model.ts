@@ -60,8 +60,9 @@ const MAX_STARTS = 10_000;
  * - JSON answers keep what the episode showed about each id (a change it made stays made).
  * - Admissible actions are read from this episode's texts by learnt wrappers, never copied from
  *   another task's episode.
- * - A step this very task's real episode took from a state with the same frame lines (the line
- *   kinds most pages have: a place, what one holds) is replayed as it was.
+ * - A step this very task's real episode took from this very state, or from this state but for
+ *   a message line or two (see `GenericKnowledge.nearlyExact`), or from a state with the same
+ *   frame lines (the line kinds most pages have: a place, what one holds), is replayed as it was.
  * - The real step says whether the episode ends. An ending is never a coin flip: the outcome
  *   model gives the probability of success from what the episode saw and did (calibrated on
  *   held-out real episodes), and its verdicts (`OutcomeModel.verdict`) call it a success at or
@@ -145,10 +146,14 @@ export class GenericExperienceModel implements ExperienceModel {
     }
     const replay = this.replayInEpisode(view, now, history, action, stats);
     if (replay) return replay;
-    const exact = knowledge.exact(task, state.text, action);
+    // This task's real step from this very state; or from this state but for a message line or
+    // two (a refusal's message left on a form): the same place in the same world.
+    const same = knowledge.exact(task, state.text, action);
+    const near = same ? undefined : knowledge.nearlyExact(task, state.text, action);
+    const exact = same ?? near?.step;
     if (exact) {
       const real = exact.episode.trajectory.steps[exact.t] as Step;
-      const replayed = `this task's real episode ${exact.episode.trajectory.id} took "${action}" from this very state (step ${exact.t + 1}): replayed`;
+      const replayed = `this task's real episode ${exact.episode.trajectory.id} took "${action}" from this very state${near ? ` but for ${near.differing} message line${near.differing > 1 ? 's' : ''}` : ''} (step ${exact.t + 1}): replayed`;
       // The same page reached another way (through a page composed from another task) is not
       // the same world: a success there is vouched for only if the way here is this task's.
       const unvouched =
@@ -164,7 +169,14 @@ export class GenericExperienceModel implements ExperienceModel {
         reward: unvouched.length > 0 ? (stats as TemplateStats).failureReward : real.reward,
         terminated: real.terminated,
         ...(unvouched.length > 0 && { judged: false }),
-        uncertainty: unvouched.length > 0 ? 1 : 0,
+        // A message line apart: as unsure as the share of the state's lines that differ.
+        uncertainty:
+          unvouched.length > 0
+            ? 1
+            : near
+              ? near.differing /
+                (near.differing + state.text.split('\n').filter((l) => l.trim()).length)
+              : 0,
       };
     }
     return this.compose(task, view, now, action, candidates, stats as TemplateStats);

@@ -311,3 +311,66 @@ describe('GenericExperienceModel, an ending vouched for by the way there', () =>
     expect(elsewhere.reasoning).toContain('the way here passed where no real episode');
   });
 });
+
+describe('GenericKnowledge.nearlyExact', () => {
+  const task: Task = { id: 'form/0', env: 'form', instruction: 'Fill the form.', origin: 'seed' };
+  const form = (a: string, message?: string) =>
+    [`Form`, ...(message ? [`! Error: ${message}`] : []), `a: ${a}`, `b: (not set)`, `[Go]`].join(
+      '\n',
+    );
+  // The real episode went once before a was set: its form kept the refusal's message.
+  const real = episode(task, form('(not set)'), [
+    ['go', form('(not set)', 'a is missing')],
+    ['set[a=1]', form('1', 'a is missing')],
+    ['go', 'Done: a = 1', 1, true],
+  ]);
+  const other: Task = { id: 'form/1', env: 'form', instruction: 'Fill it again.', origin: 'seed' };
+  const knowledge = GenericKnowledge.fromTrajectories([
+    real,
+    episode(other, form('(not set)'), [
+      ['set[a=2]', form('2')],
+      ['go', 'Done: a = 2', 1, true],
+    ]),
+  ]);
+
+  it("finds this task's real step from this state but for a message line", () => {
+    const found = knowledge.nearlyExact(task, form('1'), 'go');
+    expect(found?.step.t).toBe(2);
+    expect(found?.differing).toBe(1);
+  });
+
+  it('is no match where a line of the frame differs, or on another task', () => {
+    expect(knowledge.nearlyExact(task, form('3'), 'go')).toBeUndefined();
+    expect(knowledge.nearlyExact(other, form('1'), 'go')).toBeUndefined();
+    // The very state is exact, not nearly.
+    expect(knowledge.nearlyExact(task, form('1', 'a is missing'), 'go')).toBeUndefined();
+  });
+});
+
+describe('AdmissibleRules.isConstant', () => {
+  it("tells an env's fixed options from a task's own values", () => {
+    const towns = ['Ash', 'Elm', 'Oak', 'Yew'];
+    const episodes = Array.from({ length: 12 }, (_, i) => {
+      const t: Task = {
+        id: `f/${i}`,
+        env: 'f',
+        instruction: `Go to ${towns[i % 4]}.`,
+        origin: 'seed',
+      };
+      const listed = [
+        `set[town=${towns[i % 4]}]`,
+        `set[town=${towns[(i + 1) % 4]}]`,
+        'set[nights=1]',
+        'set[nights=2]',
+        'set[nights=3]',
+      ];
+      const trajectory = episode(t, 'Form', [[`set[town=${towns[i % 4]}]`, 'Form']]);
+      trajectory.initial.actions = listed;
+      (trajectory.steps[0] as Step).observation.actions = listed;
+      return trajectory;
+    });
+    const rules = GenericKnowledge.fromTrajectories(episodes).admissible;
+    expect(rules.isConstant('set[nights=2]')).toBe(true);
+    expect(rules.isConstant('set[town=Ash]')).toBe(false);
+  });
+});

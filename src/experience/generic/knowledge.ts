@@ -11,6 +11,7 @@ import { countReturn, type ReturnCount } from './revisit.ts';
 import {
   isIdLike,
   jaccard,
+  lineKey,
   linesByKey,
   maskDigits,
   tokenize,
@@ -93,6 +94,8 @@ const CHANGES = 0.5;
 const MIN_LINE_STEPS = 3;
 /** A line key is part of the page's frame when at least this share of the buffer's texts have it. */
 const FRAME_SHARE = 0.8;
+/** Message lines two states may differ in and still be one state (see `nearlyExact`). */
+const MESSAGE_LINES = 2;
 
 /** True when the template's real steps mostly leave lines of `key` as they were. */
 export function keepsLines(stats: TemplateStats, key: string): boolean {
@@ -226,6 +229,36 @@ export class GenericKnowledge {
   /** The real step of this very task from this very state by this very action, if one was seen. */
   exact(task: Task, state: string, action: string): RealStep | undefined {
     return this.ready().exact.get(exactKey(task, state, action));
+  }
+
+  /**
+   * The real step of this very task by this very action from a state that is ours but for
+   * message lines (line kinds outside the page's frame, at most {@link MESSAGE_LINES} of them)
+   * one of the two states has and the other lacks: a refusal's message left on a form, the
+   * answer to the last action. The one with the fewest such lines, and how many differ.
+   */
+  nearlyExact(
+    task: Task,
+    state: string,
+    action: string,
+  ): { step: RealStep; differing: number } | undefined {
+    const ours = new Set(state.split('\n').filter((l) => l.trim()));
+    let found: { step: RealStep; differing: number } | undefined;
+    for (const step of this.inWorld(task, action)) {
+      const theirs = new Set(
+        (step.episode.view.texts[step.t] as string).split('\n').filter((l) => l.trim()),
+      );
+      const extra = [...theirs].filter((l) => !ours.has(l));
+      const missing = [...ours].filter((l) => !theirs.has(l));
+      // Only one side may hold lines the other lacks: a changed line is another state.
+      if (extra.length > 0 && missing.length > 0) continue;
+      const differing = [...extra, ...missing];
+      if (differing.length === 0 || differing.length > MESSAGE_LINES) continue;
+      if (differing.some((line) => this.isFrame(lineKey(line)))) continue;
+      if (!found || differing.length < found.differing)
+        found = { step, differing: differing.length };
+    }
+    return found;
   }
 
   /** Every real step of this very task (same id and instruction) that took this very action. */

@@ -1,6 +1,7 @@
 /**
  * The admissible actions of a composed state. The real state the text came from says which kinds
- * of action a state like it lists; the values they are filled with come from this episode: the
+ * of action a state like it lists; a constant of the env (an action listed wherever its template
+ * is, a form's fixed options) is listed as it is; the values others are filled with come from this episode: the
  * learnt wrappers read them from this episode's texts, and a listed action of the real state
  * whose values the wrappers do not cover is kept only when its values, swapped for this
  * episode's, were shown in this episode (or are constants of the env, shown nowhere).
@@ -31,7 +32,7 @@ export function nextActions(
     }
     const { template, values } = grammar.parse(action);
     kinds.add(template);
-    if (values.length === 0) {
+    if (values.length === 0 || rules.isConstant(action)) {
       out.add(action);
       continue;
     }
