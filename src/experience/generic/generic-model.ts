@@ -289,8 +289,10 @@ export class GenericExperienceModel implements ExperienceModel {
    * ending's template keeps (a place, its exits), those lines of every state of the episode (the
    * way there, too); where they have none (a JSON answer, a form), the line each value of each
    * step (the ending's too) was last shown in before it was taken (the record it answers about,
-   * the option it picked), and the lines of the page the ending stands on; a page passed on the
-   * way that no step took a value from (a lookup of another record) is left out. A task
+   * the option it picked), and the lines of every page a step acted on: the page the ending
+   * stands on and each page of the way whose step went on from what it offered (its button); a
+   * page left by a lookup, by a step back to a page seen before, or by a step naming nothing it
+   * showed (a record looked up, a room looked at and left) is not. A task
    * with no real episode in the buffer vouches for nothing. Exact replays of this task's real
    * endings are held to it too: the same page reached another way is not the same world. On
    * pages with a frame, too, every step of the way (the ending's own, to `next`, included) whose
@@ -351,10 +353,25 @@ export class GenericExperienceModel implements ExperienceModel {
         if (line !== undefined && !seen.has(line)) out.push(line);
       }
     });
-    // And the page the ending stands on (a form as filled, the record it acts on, the page an
-    // answer is read from). Pages passed on the way that no step took a value from (a room looked
-    // at and left, a lookup of another record, a refusal's message) do not make another world.
-    for (const line of state.split('\n')) if (line.trim() && !seen.has(line)) out.push(line);
+    // And every page a step acted on: the page the ending stands on (a form as filled, the
+    // record it acts on, the page an answer is read from) and each page of the way whose step
+    // went on from what the page itself offered (the room it shows, booked by its button). A page
+    // left by a lookup (a template whose repeats answer alike), by a step back to a page the
+    // episode had seen (a room looked at and left), or by a step naming nothing the page showed
+    // (a lookup of another record) was not acted on, and a composed one is no other world.
+    for (let i = 0; i <= now; i++) {
+      const text = view.texts[i] as string;
+      if (i < now) {
+        const parsed = grammar.parse(view.actions[i] as string);
+        const stats = this.knowledge.stats(parsed.template);
+        const back = view.texts.slice(0, i).includes(view.texts[i + 1] as string);
+        const offered =
+          parsed.values.length === 0 || parsed.values.some((v) => containsValue(text, v));
+        if (view.invalid[i] || back || !offered || (stats !== undefined && answersAlike(stats)))
+          continue;
+      }
+      for (const line of text.split('\n')) if (line.trim() && !seen.has(line)) out.push(line);
+    }
     return out;
   }
 
