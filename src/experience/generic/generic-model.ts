@@ -73,8 +73,9 @@ const MAX_STARTS = 10_000;
  *   to avoid.
  *
  * Each prediction's uncertainty says how much of it the buffer showed: 0 for a replay (this
- * task's real step from this very state, this episode's own answer); for a repeated lookup, the
- * share of real repeats answered otherwise; for a composed step, 1 − the source's overlap with it
+ * task's real step from this very state, this episode's own answer); for this task's real step
+ * from this state but for a message line, the share of lines that differ; for a repeated lookup
+ * and for this world's own record looked up, the share of real repeats answered otherwise; for a composed step, 1 − the source's overlap with it
  * (see {@link sourceDistance}), and at an ending scored by the outcome model, that or its doubt
  * (see `outcomeDoubt`); 1 for an unjudged ending and for an action of a kind the buffer never
  * carried out.
