@@ -1,10 +1,10 @@
 /**
  * The admissible actions of a composed state. The real state the text came from says which kinds
  * of action a state like it lists; a constant of the env (an action listed wherever its template
- * is, a form's fixed options) is listed as it is; the values others are filled with come from this episode: the
- * learnt wrappers read them from this episode's texts, and a listed action of the real state
- * whose values the wrappers do not cover is kept only when its values, swapped for this
- * episode's, were shown in this episode (or are constants of the env, shown nowhere).
+ * is, a form's fixed options) is listed as it is. The values the others are filled with come from
+ * this episode: the learnt wrappers read them from this episode's texts, and a listed action of
+ * the real state whose values the wrappers do not cover is kept only when its values, swapped
+ * for this episode's, were shown in this episode (or are constants of the env, shown nowhere).
  */
 import type { ActionGrammar } from './action-grammar.ts';
 import type { AdmissibleRules } from './admissible.ts';
